@@ -1,0 +1,105 @@
+/** The documents of the static JSON API under `/api/v1` and of `agent.json`: the contract between the site, the SDK and agents. */
+import type { IntegrityResult, Manifest, PublicationRecord, Representation } from './types.ts';
+import type { RuntimeReport } from './compatibility.ts';
+
+/** A representation as the API and agent.json describe it. */
+export interface ApiRepresentation extends Representation {
+  role: 'representation' | 'preview';
+  /** The runtimes that can load it, by id (empty when none can). */
+  runtimes: string[];
+  /** One report per runtime. */
+  reports: RuntimeReport[];
+  /** The joined report line, `<rep>/<runtime>: <report> | ...`. */
+  compatibility: string;
+  /** Lowercase hex of the same SHA-256 digest as `hash`. */
+  sha256: string;
+}
+
+/** One entry of an object's version list. */
+export interface ApiVersionSummary {
+  version: string;
+  createdAt: string;
+  publishedAt: string;
+  prerelease: boolean;
+  recordHash: string;
+  manifestUrl: string;
+  pageUrl: string;
+  apiUrl: string;
+}
+
+/** `api/v1/index.json`: where everything is. */
+export interface ApiIndex {
+  schema: 'aso/api/v1/index';
+  registryUrl: string;
+  objects: string;
+  worlds: string;
+  objectTemplate: string;
+  versionTemplate: string;
+  counts: { objects: number; versions: number };
+}
+
+/** One entry of `api/v1/objects.json`. */
+export interface ApiObjectSummary {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  latest: string;
+  versions: string[];
+  pageUrl: string;
+  apiUrl: string;
+}
+
+/** `api/v1/objects.json`: the catalog. */
+export interface ApiCatalog {
+  schema: 'aso/api/v1/objects';
+  objects: ApiObjectSummary[];
+}
+
+/** `api/v1/objects/<id>.json`: one object and its versions, newest first. */
+export interface ApiObject {
+  schema: 'aso/api/v1/object';
+  id: string;
+  name: string;
+  latest: string;
+  versions: ApiVersionSummary[];
+  pageUrl: string;
+}
+
+/** `api/v1/objects/<id>/versions/<version>.json`: one version with everything needed to verify it. */
+export interface ApiVersion {
+  schema: 'aso/api/v1/version';
+  id: string;
+  version: string;
+  latest: string;
+  manifest: Manifest;
+  publication: PublicationRecord;
+  /** The record hash checked at build time: `manifestStatus` is `Verified` when it matched. */
+  manifestStatus: 'Verified';
+  manifestUrl: string;
+  agentUrl: string;
+  pageUrl: string;
+  representations: ApiRepresentation[];
+  worlds: Array<{ id: string; name: string }>;
+}
+
+/** `objects/<id>/versions/<v>/agent.json`: discovery for agents that crawl JSON. */
+export interface AgentDocument {
+  schema: 'aso/agent/v0.1';
+  id: string;
+  version: string;
+  name: string;
+  description: string;
+  tags: string[];
+  license: string | null;
+  recordHash: string;
+  manifestUrl: string;
+  pageUrl: string;
+  representations: ApiRepresentation[];
+  versionsUrl: string;
+  latestVersion: string;
+  sdkBaseUrl: string;
+  verification: string;
+}
+
+export type { IntegrityResult };

@@ -1,0 +1,74 @@
+/** Paths and URLs of the registry tree and of the site (DESIGN §4-5). All paths are relative, without a leading slash. */
+
+/** `objects/<id>/versions/<version>`. */
+export function versionDir(id: string, version: string): string {
+  return `objects/${id}/versions/${version}`;
+}
+
+/** `objects/<id>/versions/<version>/representations/<rep>.<format>`. */
+export function representationPath(id: string, version: string, repId: string, format: string): string {
+  return `${versionDir(id, version)}/representations/${repId}.${format}`;
+}
+
+/** The `url` a representation must declare. */
+export function representationUrl(registryUrl: string, id: string, version: string, repId: string, format: string): string {
+  return `${trimSlash(registryUrl)}/${encodePath(representationPath(id, version, repId, format))}`;
+}
+
+/** The site path of a version's manifest. */
+export function manifestPath(id: string, version: string): string {
+  return `${versionDir(id, version)}/aso.object.json`;
+}
+
+/** The site path of a version's agent discovery document. */
+export function agentPath(id: string, version: string): string {
+  return `${versionDir(id, version)}/agent.json`;
+}
+
+/** The site path of a version's record page (a folder with index.html). */
+export function versionPagePath(id: string, version: string): string {
+  return `${versionDir(id, version)}/`;
+}
+
+/** The site path of an object's page. */
+export function objectPagePath(id: string): string {
+  return `objects/${id}/`;
+}
+
+/** The base of the JSON API read by the SDK. */
+export const API_BASE = 'api/v1';
+
+/** API paths, relative to the site root. */
+export const apiPaths = {
+  index: () => `${API_BASE}/index.json`,
+  objects: () => `${API_BASE}/objects.json`,
+  object: (id: string) => `${API_BASE}/objects/${id}.json`,
+  version: (id: string, version: string) => `${API_BASE}/objects/${id}/versions/${version}.json`,
+  worlds: () => `${API_BASE}/worlds.json`,
+};
+
+/** An absolute URL on the registry for a site path. */
+export function siteUrl(registryUrl: string, path: string): string {
+  return `${trimSlash(registryUrl)}/${encodePath(path)}`;
+}
+
+/** Rewrites a URL on the registry's origin to the same path on `origin` (a preview, localhost). */
+export function toOrigin(url: string, registryUrl: string, origin: string): string {
+  const target = new URL(url);
+  const registry = new URL(registryUrl);
+  if (target.origin !== registry.origin) return url;
+  const here = new URL(origin);
+  return `${here.origin}${target.pathname}${target.search}`;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Percent-encodes each segment of a path as a URL would carry it (`+` is kept). */
+export function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((s) => encodeURIComponent(s).replace(/%2B/g, '+'))
+    .join('/');
+}

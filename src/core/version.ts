@@ -1,0 +1,64 @@
+import semver from 'semver';
+
+/** Why a string is not exactly a Semantic Versioning 2.0.0 version, or null when it is. */
+export function versionProblem(input: string): string | null {
+  const parsed = semver.parse(input, { loose: false });
+  if (!parsed) return `"${input}" is not a Semantic Versioning 2.0.0 version (MAJOR.MINOR.PATCH[-prerelease][+build])`;
+  const exact = formatVersion(parsed);
+  if (exact !== input) return `"${input}" is not exactly a Semantic Versioning 2.0.0 version (did you mean "${exact}"?)`;
+  return null;
+}
+
+/** True when `input` is exactly a SemVer 2.0.0 string, build metadata included. */
+export function isExactVersion(input: string): boolean {
+  return versionProblem(input) === null;
+}
+
+function formatVersion(v: semver.SemVer): string {
+  return v.build.length ? `${v.version}+${v.build.join('.')}` : v.version;
+}
+
+/** Orders two exact versions by SemVer precedence, then by build metadata so the order is total. */
+export function compareVersions(a: string, b: string): number {
+  const byPrecedence = semver.compare(a, b);
+  if (byPrecedence !== 0) return byPrecedence;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** True when the version has a prerelease part. */
+export function isPrerelease(version: string): boolean {
+  return (semver.prerelease(version)?.length ?? 0) > 0;
+}
+
+/** The highest non-prerelease version, else the highest version, else undefined. */
+export function latestVersion(versions: readonly string[]): string | undefined {
+  const sorted = [...versions].sort(compareVersions).reverse();
+  return sorted.find((v) => !isPrerelease(v)) ?? sorted[0];
+}
+
+/**
+ * Resolves `latest`, an exact version, or a SemVer range against the published versions.
+ * Returns undefined when nothing matches.
+ */
+export function resolveVersion(versions: readonly string[], wanted: string): string | undefined {
+  if (wanted === 'latest') return latestVersion(versions);
+  if (versions.includes(wanted)) return wanted;
+  if (semver.validRange(wanted) === null) return undefined;
+  const candidates = versions.filter((v) => semver.satisfies(v, wanted));
+  return candidates.sort(compareVersions).at(-1);
+}
+
+/** The next version after `current` for a release bump. */
+export function bumpVersion(current: string, bump: 'major' | 'minor' | 'patch'): string {
+  const next = semver.inc(current, bump);
+  if (!next) throw new Error(`cannot ${bump}-bump "${current}"`);
+  return next;
+}
+
+/** Versions newest first: by creation time, ties by SemVer precedence. */
+export function sortHistory<T extends { version: string; createdAt: string }>(entries: readonly T[]): T[] {
+  return [...entries].sort((a, b) => {
+    const t = Date.parse(b.createdAt) - Date.parse(a.createdAt);
+    return t !== 0 ? t : compareVersions(b.version, a.version);
+  });
+}

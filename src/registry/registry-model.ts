@@ -1,0 +1,53 @@
+/** What the registry reader returns: the checked registry tree in memory (metadata only, never file bytes). */
+import type { Manifest, PublicationRecord, Representation, World } from '../core/types.ts';
+
+/** One file of a version, with where it lives on disk. */
+export interface RegistryFile {
+  rep: Representation;
+  role: 'representation' | 'preview';
+  /** Absolute path of the file on disk. */
+  path: string;
+}
+
+/** One checked object version. */
+export interface RegistryVersion {
+  id: string;
+  version: string;
+  /** Absolute path of the version folder. */
+  dir: string;
+  /** Absolute path of `aso.object.json`. */
+  manifestFile: string;
+  manifest: Manifest;
+  publication: PublicationRecord;
+  files: RegistryFile[];
+}
+
+/** One object with its versions, newest first (by createdAt, ties by SemVer). */
+export interface RegistryObject {
+  id: string;
+  versions: RegistryVersion[];
+  /** The highest non-prerelease version (else the highest). */
+  latest: string;
+}
+
+/** The whole registry. */
+export interface Registry {
+  /** Absolute path of the `registry/` folder. */
+  root: string;
+  registryUrl: string;
+  objects: RegistryObject[];
+  worlds: World[];
+  stats: { objects: number; versions: number; files: number; bytes: number };
+}
+
+/** One problem: the file (relative to the repository), a JSON pointer when there is one, and what is wrong. */
+export interface Problem {
+  file: string;
+  pointer?: string;
+  message: string;
+}
+
+/** `<file>: <pointer or "file">: <message>`, the line printed by `npm run check` and the build. */
+export function formatProblem(p: Problem): string {
+  return `${p.file}: ${p.pointer ?? 'file'}: ${p.message}`;
+}
