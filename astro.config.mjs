@@ -2,10 +2,13 @@
 import { defineConfig } from 'astro/config';
 import sitemap from '@astrojs/sitemap';
 import { registryUrl } from './src/registry/registry-url.ts';
+import { registrySite } from './src/registry/site-integration.ts';
 
 export default defineConfig({
   site: registryUrl(),
+  // Tests and the benchmark build several sites at once; each keeps its own content cache.
+  cacheDir: process.env.ASO_CACHE_DIR || './node_modules/.astro',
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  integrations: [sitemap()],
+  integrations: [sitemap(), registrySite()],
 });

@@ -61,6 +61,12 @@ export function toOrigin(url: string, registryUrl: string, origin: string): stri
   return `${here.origin}${target.pathname}${target.search}`;
 }
 
+/** A link for a page of this site: a URL on the registry becomes a path under `base`, so previews and localhost work. */
+export function localHref(url: string, registryUrl: string, base = '/'): string {
+  const prefix = `${trimSlash(registryUrl)}/`;
+  return url.startsWith(prefix) ? `${base.endsWith('/') ? base : `${base}/`}${url.slice(prefix.length)}` : url;
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }

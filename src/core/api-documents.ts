@@ -1,0 +1,154 @@
+/** Builds the JSON documents of the site (API and agent.json) from checked registry data. Pure. */
+import type { AgentDocument, ApiCatalog, ApiIndex, ApiObject, ApiRepresentation, ApiVersion, ApiVersionSummary } from './api-types.ts';
+import { compatibilityReport, compatibleRuntimes, runtimeReports } from './compatibility.ts';
+import { agentPath, API_BASE, apiPaths, manifestPath, objectPagePath, siteUrl, versionPagePath } from './paths.ts';
+import { sriToHex } from './sri.ts';
+import type { Manifest, PublicationRecord, Representation, World } from './types.ts';
+import { isPrerelease } from './version.ts';
+
+/** One published version as the documents need it. */
+export interface VersionRecord {
+  manifest: Manifest;
+  publication: PublicationRecord;
+}
+
+/** One object: its versions newest first, and its latest version. */
+export interface ObjectRecord {
+  id: string;
+  latest: string;
+  versions: VersionRecord[];
+}
+
+/** How to check the bytes, said once for every agent.json. */
+export const VERIFICATION_TEXT =
+  'Fetch each representation url, check that its length equals byteLength and that sha256-<base64 of its SHA-256 digest> equals hash; the manifest itself must hash to recordHash.';
+
+/** Every representation of a version (then the preview) with its compatibility. */
+export function apiRepresentations(manifest: Manifest): ApiRepresentation[] {
+  const reps: Array<{ rep: Representation; role: ApiRepresentation['role'] }> = manifest.representations.map((rep) => ({
+    rep,
+    role: 'representation',
+  }));
+  if (manifest.preview) reps.push({ rep: manifest.preview, role: 'preview' });
+  return reps.map(({ rep, role }) => ({
+    id: rep.id,
+    type: rep.type,
+    format: rep.format,
+    mediaType: rep.mediaType,
+    url: rep.url,
+    byteLength: rep.byteLength,
+    hash: rep.hash,
+    role,
+    runtimes: compatibleRuntimes(rep),
+    reports: runtimeReports(rep),
+    compatibility: compatibilityReport(rep, true),
+    sha256: sriToHex(rep.hash),
+  }));
+}
+
+/** The summary of a version in an object's version list. */
+export function versionSummary(registryUrl: string, v: VersionRecord): ApiVersionSummary {
+  const { id, version, createdAt } = v.manifest;
+  return {
+    version,
+    createdAt,
+    publishedAt: v.publication.publishedAt,
+    prerelease: isPrerelease(version),
+    recordHash: v.publication.recordHash,
+    manifestUrl: siteUrl(registryUrl, manifestPath(id, version)),
+    pageUrl: siteUrl(registryUrl, versionPagePath(id, version)),
+    apiUrl: siteUrl(registryUrl, apiPaths.version(id, version)),
+  };
+}
+
+/** `api/v1/objects/<id>/versions/<v>.json`. */
+export function apiVersion(registryUrl: string, object: ObjectRecord, v: VersionRecord, worlds: readonly World[]): ApiVersion {
+  const { id, version } = v.manifest;
+  return {
+    schema: 'aso/api/v1/version',
+    id,
+    version,
+    latest: object.latest,
+    manifest: v.manifest,
+    publication: v.publication,
+    manifestStatus: 'Verified',
+    manifestUrl: siteUrl(registryUrl, manifestPath(id, version)),
+    agentUrl: siteUrl(registryUrl, agentPath(id, version)),
+    pageUrl: siteUrl(registryUrl, versionPagePath(id, version)),
+    representations: apiRepresentations(v.manifest),
+    worlds: worldsReferencing(worlds, id, version).map((w) => ({ id: w.id, name: w.name })),
+  };
+}
+
+/** `api/v1/objects/<id>.json`. */
+export function apiObject(registryUrl: string, object: ObjectRecord): ApiObject {
+  const latest = object.versions.find((v) => v.manifest.version === object.latest) ?? object.versions[0]!;
+  return {
+    schema: 'aso/api/v1/object',
+    id: object.id,
+    name: latest.manifest.name,
+    latest: object.latest,
+    versions: object.versions.map((v) => versionSummary(registryUrl, v)),
+    pageUrl: siteUrl(registryUrl, objectPagePath(object.id)),
+  };
+}
+
+/** `api/v1/objects.json`. */
+export function apiCatalog(registryUrl: string, objects: readonly ObjectRecord[]): ApiCatalog {
+  return {
+    schema: 'aso/api/v1/objects',
+    objects: objects.map((o) => {
+      const latest = o.versions.find((v) => v.manifest.version === o.latest) ?? o.versions[0]!;
+      return {
+        id: o.id,
+        name: latest.manifest.name,
+        description: latest.manifest.description,
+        tags: latest.manifest.tags,
+        latest: o.latest,
+        versions: o.versions.map((v) => v.manifest.version),
+        pageUrl: siteUrl(registryUrl, objectPagePath(o.id)),
+        apiUrl: siteUrl(registryUrl, apiPaths.object(o.id)),
+      };
+    }),
+  };
+}
+
+/** `api/v1/index.json`. */
+export function apiIndex(registryUrl: string, objects: readonly ObjectRecord[]): ApiIndex {
+  return {
+    schema: 'aso/api/v1/index',
+    registryUrl,
+    objects: siteUrl(registryUrl, apiPaths.objects()),
+    worlds: siteUrl(registryUrl, apiPaths.worlds()),
+    objectTemplate: `${registryUrl}/${API_BASE}/objects/{id}.json`,
+    versionTemplate: `${registryUrl}/${API_BASE}/objects/{id}/versions/{version}.json`,
+    counts: { objects: objects.length, versions: objects.reduce((n, o) => n + o.versions.length, 0) },
+  };
+}
+
+/** `objects/<id>/versions/<v>/agent.json`. */
+export function agentDocument(registryUrl: string, object: ObjectRecord, v: VersionRecord): AgentDocument {
+  const m = v.manifest;
+  return {
+    schema: 'aso/agent/v0.1',
+    id: m.id,
+    version: m.version,
+    name: m.name,
+    description: m.description,
+    tags: m.tags,
+    license: m.license ?? null,
+    recordHash: v.publication.recordHash,
+    manifestUrl: siteUrl(registryUrl, manifestPath(m.id, m.version)),
+    pageUrl: siteUrl(registryUrl, versionPagePath(m.id, m.version)),
+    representations: apiRepresentations(m),
+    versionsUrl: siteUrl(registryUrl, apiPaths.object(m.id)),
+    latestVersion: object.latest,
+    sdkBaseUrl: `${registryUrl}/${API_BASE}`,
+    verification: VERIFICATION_TEXT,
+  };
+}
+
+/** The worlds that reference this exact version. */
+export function worldsReferencing(worlds: readonly World[], id: string, version: string): World[] {
+  return worlds.filter((w) => w.objects.some((o) => o.id === id && o.version === version));
+}

@@ -1,0 +1,46 @@
+/** Groups published versions into objects, tags and worlds for the site's pages. Pure. */
+import type { ObjectRecord, VersionRecord } from './api-documents.ts';
+import { latestVersion, sortHistory } from './version.ts';
+
+/** Objects sorted by id, each with its versions newest first and its latest version. */
+export function groupObjects<V extends VersionRecord>(versions: readonly V[]): Array<ObjectRecord & { versions: V[] }> {
+  const byId = new Map<string, V[]>();
+  for (const v of versions) {
+    const list = byId.get(v.manifest.id) ?? [];
+    list.push(v);
+    byId.set(v.manifest.id, list);
+  }
+  return [...byId.keys()].sort().map((id) => {
+    const list = byId.get(id)!;
+    const history = sortHistory(list.map((v) => ({ v, version: v.manifest.version, createdAt: v.manifest.createdAt }))).map((h) => h.v);
+    return { id, versions: history, latest: latestVersion(list.map((v) => v.manifest.version))! };
+  });
+}
+
+/** The latest version record of an object. */
+export function latestRecord<V extends VersionRecord>(object: { latest: string; versions: V[] }): V {
+  return object.versions.find((v) => v.manifest.version === object.latest) ?? object.versions[0]!;
+}
+
+/** Every tag used by an object's latest version, sorted, with the objects that carry it. */
+export function tagIndex<V extends VersionRecord>(objects: ReadonlyArray<{ id: string; latest: string; versions: V[] }>): Map<string, string[]> {
+  const tags = new Map<string, string[]>();
+  for (const o of objects) {
+    for (const tag of latestRecord(o).manifest.tags) {
+      const ids = tags.get(tag) ?? [];
+      ids.push(o.id);
+      tags.set(tag, ids);
+    }
+  }
+  return new Map([...tags.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** A URL-safe slug for a tag page. */
+export function tagSlug(tag: string): string {
+  const slug = tag
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug || 'tag';
+}

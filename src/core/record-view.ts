@@ -1,0 +1,48 @@
+/** The texts of a record page (DESIGN §6), computed from a manifest. Pure, so tests can check them without a build. */
+import { noCompatibleText, pickPresentable, RUNTIMES, mismatches } from './compatibility.ts';
+import type { Manifest, Representation } from './types.ts';
+
+/** Shown when the manifest has no license. */
+export const LICENSE_NOT_DECLARED = 'Not declared';
+
+/** The license label of the publication record. */
+export function licenseLabel(manifest: Manifest): string {
+  return manifest.license ?? LICENSE_NOT_DECLARED;
+}
+
+/** The generator label: the manifest's `generator`, else `provenance.generator` as `<model> <version>`, else `Not declared`. */
+export function generatorLabel(manifest: Manifest): string {
+  if (manifest.generator) return manifest.generator;
+  const g = manifest.provenance.generator as { model?: unknown; version?: unknown; provider?: unknown } | undefined;
+  if (g && typeof g.model === 'string') {
+    const version = typeof g.version === 'string' ? ` ${g.version}` : '';
+    const provider = typeof g.provider === 'string' ? ` (${g.provider})` : '';
+    return `${g.model}${version}${provider}`;
+  }
+  return 'Not declared';
+}
+
+/** What the record page says about runtimes. */
+export type CompatibilitySummary =
+  | { compatible: true; heading: 'Runtime compatible'; lines: string[] }
+  | { compatible: false; heading: 'No installed runtime'; state: 'Preview unavailable'; label: 'Unsupported'; report: string };
+
+/** `Runtime compatible` with one `<runtime> can load representation <rep>` line per match, or the Unsupported texts. */
+export function compatibilitySummary(representations: readonly Representation[]): CompatibilitySummary {
+  if (!pickPresentable(representations)) {
+    return {
+      compatible: false,
+      heading: 'No installed runtime',
+      state: 'Preview unavailable',
+      label: 'Unsupported',
+      report: noCompatibleText(representations),
+    };
+  }
+  const lines: string[] = [];
+  for (const rep of representations) {
+    for (const runtime of RUNTIMES) {
+      if (mismatches(rep, runtime).length === 0) lines.push(`${runtime.id} can load representation ${rep.id}`);
+    }
+  }
+  return { compatible: true, heading: 'Runtime compatible', lines };
+}

@@ -1,0 +1,9 @@
+/** `api/v1/worlds.json`: every world and the exact versions it references. */
+import type { APIRoute } from 'astro';
+import { jsonResponse } from '../../../registry/json-response.ts';
+import { siteData } from '../../../registry/site-data.ts';
+
+export const GET: APIRoute = async () => {
+  const data = await siteData();
+  return jsonResponse({ schema: 'aso/api/v1/worlds', worlds: data.worlds });
+};

@@ -1,0 +1,96 @@
+/** The Astro content loader over `registry/`: one entry per checked version, one per world. */
+import type { Loader } from 'astro/loaders';
+import { availableParallelism } from 'node:os';
+import { basename } from 'node:path';
+import type { Manifest, PublicationRecord, World } from '../core/types.ts';
+import { loadRegistry } from './load-registry.ts';
+import { formatProblem, type Registry } from './registry-model.ts';
+import { cacheDir, registryDir } from './registry-dir.ts';
+import { registryUrl } from './registry-url.ts';
+import { makeThumbnail, thumbnailSource } from './thumbnails.ts';
+
+/** A version as the pages read it. */
+export interface VersionEntry {
+  manifest: Manifest;
+  publication: PublicationRecord;
+  thumbnail: { width: number; height: number; webp: string; jpeg: string } | null;
+}
+
+/** The error the build stops with: every problem, one per line, as `npm run check` prints them. */
+export class RegistryProblemsError extends Error {
+  constructor(lines: string[]) {
+    super(`the registry has ${lines.length} problem${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}`);
+    this.name = 'RegistryProblemsError';
+  }
+}
+
+let pending: Promise<Registry> | undefined;
+
+/** Loads and checks the registry once per build, shared by both collections. */
+function checkedRegistry(): Promise<Registry> {
+  pending ??= (async () => {
+    const { registry, problems } = await loadRegistry(registryDir(), { registryUrl: registryUrl() });
+    if (problems.length) throw new RegistryProblemsError(problems.map(formatProblem));
+    return registry;
+  })();
+  return pending;
+}
+
+/** Site path of a thumbnail file: content-keyed, so it never changes under its name. */
+export function thumbnailSitePath(file: string): string {
+  return `thumbnails/${basename(file)}`;
+}
+
+/** Every object version of the registry. The digest is the record hash, so unchanged versions are not reprocessed. */
+export function versionsLoader(): Loader {
+  return {
+    name: 'aso-registry-versions',
+    load: async ({ store, logger }) => {
+      const registry = await checkedRegistry();
+      const cache = cacheDir();
+      const versions = registry.objects.flatMap((o) => o.versions);
+      const keep = new Set<string>();
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < versions.length) {
+          const v = versions[next++]!;
+          const key = `${v.id}@${v.version}`;
+          keep.add(key);
+          const digest = v.publication.recordHash;
+          if (store.get(key)?.digest === digest) continue;
+          const source = thumbnailSource(v.manifest);
+          const file = source && v.files.find((f) => f.rep.id === source.id && f.rep.hash === source.hash);
+          const thumb = file ? await makeThumbnail(file.path, source.hash, cache) : null;
+          const data: VersionEntry = {
+            manifest: v.manifest,
+            publication: v.publication,
+            thumbnail: thumb && {
+              width: thumb.width,
+              height: thumb.height,
+              webp: thumbnailSitePath(thumb.webp),
+              jpeg: thumbnailSitePath(thumb.jpeg),
+            },
+          };
+          store.set({ id: key, data: data as unknown as Record<string, unknown>, digest });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, availableParallelism()) }, worker));
+      for (const id of store.keys()) if (!keep.has(id)) store.delete(id);
+      logger.info(`${registry.stats.versions} versions of ${registry.stats.objects} objects, ${registry.stats.files} files verified`);
+    },
+  };
+}
+
+/** Every world of the registry. */
+export function worldsLoader(): Loader {
+  return {
+    name: 'aso-registry-worlds',
+    load: async ({ store }) => {
+      const registry = await checkedRegistry();
+      store.clear();
+      for (const world of registry.worlds) store.set({ id: world.id, data: world as unknown as Record<string, unknown> });
+    },
+  };
+}
+
+export type { World };

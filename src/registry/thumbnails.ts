@@ -1,0 +1,60 @@
+/** Catalog thumbnails made with sharp from a version's preview or first image, cached by content hash. */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Manifest, Representation } from '../core/types.ts';
+import { sriToHex } from '../core/sri.ts';
+
+/** Width of catalog thumbnails in CSS pixels. */
+export const THUMBNAIL_WIDTH = 320;
+
+/** One thumbnail: a modern format and a JPEG fallback of the same size. */
+export interface Thumbnail {
+  width: number;
+  height: number;
+  webp: string;
+  jpeg: string;
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/avif']);
+
+/** The image a thumbnail is made from: the preview, else the first image representation. */
+export function thumbnailSource(manifest: Manifest): Representation | undefined {
+  const candidates = [manifest.preview, ...manifest.representations].filter((r): r is Representation => !!r);
+  return candidates.find((r) => IMAGE_TYPES.has(r.mediaType));
+}
+
+const inFlight = new Map<string, Promise<Thumbnail>>();
+
+/** Makes (or reuses) the thumbnail of an image file whose verified hash is `hash`; the same image is made once. */
+export function makeThumbnail(source: string, hash: string, cache: string): Promise<Thumbnail> {
+  const id = `${cache}\u0000${hash}`;
+  let pending = inFlight.get(id);
+  if (!pending) {
+    pending = makeThumbnailOnce(source, hash, cache);
+    inFlight.set(id, pending);
+  }
+  return pending;
+}
+
+async function makeThumbnailOnce(source: string, hash: string, cache: string): Promise<Thumbnail> {
+  const key = `${sriToHex(hash)}-w${THUMBNAIL_WIDTH}`;
+  const dir = join(cache, 'thumbnails');
+  const meta = join(dir, `${key}.json`);
+  try {
+    return JSON.parse(await readFile(meta, 'utf8')) as Thumbnail;
+  } catch {
+    // not cached yet
+  }
+  await mkdir(dir, { recursive: true });
+  const resized = sharp(source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true });
+  const webp = join(dir, `${key}.webp`);
+  const jpeg = join(dir, `${key}.jpg`);
+  const info = await resized.clone().webp({ quality: 78 }).toFile(webp);
+  await resized.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80, mozjpeg: true }).toFile(jpeg);
+  const thumb: Thumbnail = { width: info.width, height: info.height, webp, jpeg };
+  const tmp = `${meta}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(tmp, JSON.stringify(thumb));
+  await rename(tmp, meta);
+  return thumb;
+}
