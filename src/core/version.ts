@@ -1,8 +1,15 @@
 import semver from 'semver';
 
+/** The regular expression of semver.org for a SemVer 2.0.0 string (also the schema's pattern). */
+export const SEMVER_REGEX =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+
 /** Why a string is not exactly a Semantic Versioning 2.0.0 version, or null when it is. */
 export function versionProblem(input: string): string | null {
   const parsed = semver.parse(input, { loose: false });
+  if (!parsed && SEMVER_REGEX.test(input)) {
+    return `"${input}" has a numeric part above ${Number.MAX_SAFE_INTEGER}, which versions here cannot order`;
+  }
   if (!parsed) return `"${input}" is not a Semantic Versioning 2.0.0 version (MAJOR.MINOR.PATCH[-prerelease][+build])`;
   const exact = formatVersion(parsed);
   if (exact !== input) return `"${input}" is not exactly a Semantic Versioning 2.0.0 version (did you mean "${exact}"?)`;

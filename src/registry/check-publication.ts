@@ -1,0 +1,42 @@
+/** The rules of `publication.json` (DESIGN §4). */
+import type { SchemaProblem } from '../core/validate-manifest.ts';
+import { compileShape } from './json-shape.ts';
+
+const SRI = '^sha256-[A-Za-z0-9+/]{43}=$';
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+const shape = compileShape(
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['publicationId', 'publishedAt', 'publisher', 'recordHash'],
+    properties: {
+      publicationId: { type: 'string', pattern: UUID },
+      publishedAt: { type: 'string', format: 'date-time' },
+      publisher: { type: 'string', pattern: '\\S' },
+      recordHash: { type: 'string', pattern: SRI },
+    },
+  },
+  {
+    ' type': 'must be a JSON object',
+    '/publicationId pattern': 'must be a UUID (8-4-4-4-12 hexadecimal digits)',
+    '/publisher pattern': 'must not be empty',
+    '/recordHash pattern': 'must be sha256-<base64 of the 32-byte digest> (43 base64 characters and "=")',
+  },
+);
+
+/**
+ * Every problem of a parsed `publication.json`, given the SRI hash of the exact bytes of the
+ * `aso.object.json` beside it.
+ */
+export function publicationProblems(value: unknown, manifestHash: string): SchemaProblem[] {
+  const problems = shape(value);
+  const recordHash = (value as { recordHash?: unknown } | null)?.recordHash;
+  if (typeof recordHash === 'string' && !problems.some((p) => p.pointer === '/recordHash') && recordHash !== manifestHash) {
+    problems.push({
+      pointer: '/recordHash',
+      message: `is not the hash of the exact bytes of aso.object.json: expected ${manifestHash}, actual ${recordHash}`,
+    });
+  }
+  return problems;
+}

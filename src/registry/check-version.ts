@@ -1,0 +1,254 @@
+/** Reads and checks one version folder, `objects/<id>/versions/<version>/` (DESIGN §4, §10). */
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { representationUrl } from '../core/paths.ts';
+import { sriOf } from '../core/sri.ts';
+import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
+import { manifestProblems } from '../core/validate-manifest.ts';
+import { publicationProblems } from './check-publication.ts';
+import type { FileHasher } from './hash-file.ts';
+import type { Limit } from './limit.ts';
+import { entryKindProblem, listDir } from './list-dir.ts';
+import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
+import { isGltf, validateGltfFile } from './validate-gltf.ts';
+
+export const MANIFEST_FILE = 'aso.object.json';
+export const PUBLICATION_FILE = 'publication.json';
+export const REPRESENTATIONS_DIR = 'representations';
+
+const VERSION_ENTRIES: Record<string, 'file' | 'dir'> = {
+  [MANIFEST_FILE]: 'file',
+  [PUBLICATION_FILE]: 'file',
+  [REPRESENTATIONS_DIR]: 'dir',
+};
+
+/** What checking a version needs from the registry around it. */
+export interface VersionCheckContext {
+  registryUrl: string;
+  /** A path as problems name it (relative to the repository). */
+  rel: (path: string) => string;
+  /** The limit on files hashed (and glTF validated) at once. */
+  files: Limit;
+  hashFile: FileHasher;
+  validateGltf: boolean;
+}
+
+/** The result of checking one version folder. */
+export interface VersionCheck {
+  /** Present when the manifest and publication.json are well-formed (even if files are wrong). */
+  version?: RegistryVersion;
+  problems: Problem[];
+  /** Files whose byte length and hash matched, and their bytes. */
+  verified: { files: number; bytes: number };
+}
+
+/** A representation (or the preview) as declared, whatever its other fields hold. */
+interface Declared {
+  rep: Partial<Representation> & { id: string; format: string };
+  role: RegistryFile['role'];
+  pointer: string;
+  /** `<id>.<format>`, or null when that is not a single file name. */
+  name: string | null;
+}
+
+/** Parses JSON bytes, or returns why they are not JSON. */
+export function parseJson(bytes: Uint8Array): { value: unknown } | { error: string } {
+  try {
+    return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
+  } catch (error) {
+    return { error: `is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/** A problem message for a file that could not be read. */
+export function readError(error: unknown): string {
+  return `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `<id>.<format>` when it is one plain file name inside `dir`, else null. */
+function fileName(dir: string, id: string, format: string): string | null {
+  const name = `${id}.${format}`;
+  if (/[/\\\0]/.test(name)) return null;
+  const path = resolve(dir, name);
+  return dirname(path) === resolve(dir) && basename(path) === name ? name : null;
+}
+
+function declaredFiles(manifest: Record<string, unknown>, repsDir: string): Declared[] {
+  const out: Declared[] = [];
+  const add = (value: unknown, role: Declared['role'], pointer: string): void => {
+    if (!isObject(value) || typeof value.id !== 'string' || typeof value.format !== 'string') return;
+    const rep = value as Declared['rep'];
+    out.push({ rep, role, pointer, name: fileName(repsDir, rep.id, rep.format) });
+  };
+  if (Array.isArray(manifest.representations)) {
+    manifest.representations.forEach((r, i) => add(r, 'representation', `/representations/${i}`));
+  }
+  add(manifest.preview, 'preview', '/preview');
+  return out;
+}
+
+/** Checks one version folder: its entries, manifest, representation files and publication record. */
+export async function checkVersion(
+  dir: string,
+  folder: { id: string; version: string },
+  ctx: VersionCheckContext,
+): Promise<VersionCheck> {
+  const problems: Problem[] = [];
+  const verified = { files: 0, bytes: 0 };
+  const manifestFile = join(dir, MANIFEST_FILE);
+  const publicationFile = join(dir, PUBLICATION_FILE);
+  const repsDir = join(dir, REPRESENTATIONS_DIR);
+  const at = (path: string, message: string, pointer?: string): void => {
+    problems.push({ file: ctx.rel(path), ...(pointer ? { pointer } : {}), message });
+  };
+
+  const present = new Set<string>();
+  for (const entry of (await listDir(dir)) ?? []) {
+    const refused = entryKindProblem(entry);
+    const expected = VERSION_ENTRIES[entry.name];
+    if (refused) at(entry.path, refused);
+    else if (!expected) {
+      at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in a version folder; expected only ${MANIFEST_FILE}, ${PUBLICATION_FILE} and ${REPRESENTATIONS_DIR}/`);
+    } else if (expected !== entry.kind) at(entry.path, expected === 'dir' ? 'must be a folder' : 'must be a file');
+    else present.add(entry.name);
+  }
+
+  if (!present.has(MANIFEST_FILE)) {
+    at(manifestFile, 'is missing');
+    if (!present.has(PUBLICATION_FILE)) at(publicationFile, 'is missing');
+    return { problems, verified };
+  }
+  const manifestBytes = new Uint8Array(await readFile(manifestFile));
+  const manifestHash = await sriOf(manifestBytes);
+  const parsed = parseJson(manifestBytes);
+  let manifest: Record<string, unknown> | undefined;
+  let manifestOk = false;
+  if ('error' in parsed) at(manifestFile, parsed.error);
+  else {
+    const schema = manifestProblems(parsed.value);
+    for (const p of schema) at(manifestFile, p.message, p.pointer);
+    manifestOk = schema.length === 0;
+    if (isObject(parsed.value)) manifest = parsed.value;
+  }
+
+  const files: RegistryFile[] = [];
+  if (manifest) {
+    const m = manifest;
+    if (typeof m.id === 'string' && m.id !== folder.id) {
+      at(manifestFile, `must equal the object folder name: expected "${folder.id}", actual "${m.id}"`, '/id');
+    }
+    if (typeof m.version === 'string' && m.version !== folder.version) {
+      at(manifestFile, `must equal the version folder name: expected "${folder.version}", actual "${m.version}"`, '/version');
+    }
+    const declared = declaredFiles(m, repsDir);
+    const ids = new Map<string, string>();
+    const names = new Map<string, string>();
+    const wanted = new Map<string, Declared>();
+    for (const d of declared) {
+      const firstId = ids.get(d.rep.id);
+      if (firstId !== undefined) {
+        at(manifestFile, `repeats the representation id "${d.rep.id}" of ${firstId}/id; ids must be unique, the preview's included`, `${d.pointer}/id`);
+        continue;
+      }
+      ids.set(d.rep.id, d.pointer);
+      if (d.name === null) {
+        at(manifestFile, `makes the file name "${d.rep.id}.${d.rep.format}", which is not a single file inside ${REPRESENTATIONS_DIR}/`, d.pointer);
+        continue;
+      }
+      const firstName = names.get(d.name);
+      if (firstName !== undefined) {
+        at(manifestFile, `names the same file ${REPRESENTATIONS_DIR}/${d.name} as ${firstName}`, d.pointer);
+        continue;
+      }
+      names.set(d.name, d.pointer);
+      wanted.set(d.name, d);
+      if (typeof d.rep.url === 'string' && typeof m.id === 'string' && typeof m.version === 'string') {
+        const url = representationUrl(ctx.registryUrl, m.id, m.version, d.rep.id, d.rep.format);
+        if (d.rep.url !== url) at(manifestFile, `is not the URL of the file: expected ${url}, actual ${d.rep.url}`, `${d.pointer}/url`);
+      }
+    }
+
+    const found = new Set<string>();
+    const listing = present.has(REPRESENTATIONS_DIR) ? ((await listDir(repsDir)) ?? []) : [];
+    const expectedNames = [...wanted.keys()].join(', ') || 'no files';
+    const refusedNames = new Set<string>();
+    for (const entry of listing) {
+      const refused = entryKindProblem(entry);
+      if (refused) {
+        at(entry.path, refused);
+        refusedNames.add(entry.name);
+      }
+      else if (entry.kind === 'dir') at(entry.path, `unknown folder in ${REPRESENTATIONS_DIR}/; expected only ${expectedNames}`);
+      else if (!wanted.has(entry.name)) {
+        at(entry.path, `unknown file in ${REPRESENTATIONS_DIR}/: not <representation id>.<format> of any representation in ${MANIFEST_FILE}; expected only ${expectedNames}`);
+      } else found.add(entry.name);
+    }
+
+    const checks = [...wanted.values()].map(async (d) => {
+      const path = join(repsDir, d.name!);
+      if (!found.has(d.name!)) return { status: 'missing' as const, d, path, refused: refusedNames.has(d.name!) };
+      return ctx.files(async () => {
+        try {
+          const digest = await ctx.hashFile(path);
+          const gltf =
+            ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
+              ? await validateGltfFile(path, { format: d.rep.format })
+              : [];
+          return { status: 'read' as const, d, path, digest, gltf };
+        } catch (error) {
+          return { status: 'unreadable' as const, d, path, why: readError(error) };
+        }
+      });
+    });
+    for (const r of await Promise.all(checks)) {
+      const file = `${REPRESENTATIONS_DIR}/${r.d.name}`;
+      if (r.status === 'missing') {
+        if (!r.refused) at(manifestFile, `declares ${file}, which is missing`, r.d.pointer);
+        continue;
+      }
+      if (r.status === 'unreadable') {
+        at(r.path, r.why);
+        continue;
+      }
+      let ok = true;
+      if (typeof r.d.rep.byteLength === 'number' && r.d.rep.byteLength !== r.digest.byteLength) {
+        ok = false;
+        at(manifestFile, `byte length mismatch for ${file}: expected ${r.d.rep.byteLength}, actual ${r.digest.byteLength}`, `${r.d.pointer}/byteLength`);
+      }
+      if (typeof r.d.rep.hash === 'string' && r.d.rep.hash !== r.digest.hash) {
+        ok = false;
+        at(manifestFile, `hash mismatch for ${file}: expected ${r.d.rep.hash}, actual ${r.digest.hash}`, `${r.d.pointer}/hash`);
+      }
+      for (const f of r.gltf) at(r.path, f.message, f.pointer);
+      if (ok && r.gltf.length === 0) {
+        verified.files++;
+        verified.bytes += r.digest.byteLength;
+      }
+      files.push({ rep: r.d.rep as Representation, role: r.d.role, path: r.path });
+    }
+  }
+
+  let publication: PublicationRecord | undefined;
+  if (!present.has(PUBLICATION_FILE)) at(publicationFile, 'is missing');
+  else {
+    const pub = parseJson(new Uint8Array(await readFile(publicationFile)));
+    if ('error' in pub) at(publicationFile, pub.error);
+    else {
+      const found = publicationProblems(pub.value, manifestHash);
+      for (const p of found) at(publicationFile, p.message, p.pointer);
+      if (found.length === 0) publication = pub.value as PublicationRecord;
+    }
+  }
+
+  if (!manifestOk || !manifest || !publication) return { problems, verified };
+  const m = manifest as unknown as Manifest;
+  return {
+    version: { id: m.id, version: m.version, dir, manifestFile, manifest: m, publication, files },
+    problems,
+    verified,
+  };
+}

@@ -1,0 +1,61 @@
+/** The rules of a world file, `registry/worlds/<world-id>.json`. */
+import type { SchemaProblem } from '../core/validate-manifest.ts';
+import { compileShape } from './json-shape.ts';
+
+const ID = '^[a-z0-9][a-z0-9._-]*[a-z0-9]$';
+
+const shape = compileShape(
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'name', 'objects'],
+    properties: {
+      id: { type: 'string', minLength: 3, maxLength: 80, pattern: ID },
+      name: { type: 'string', minLength: 1 },
+      objects: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'version'],
+          properties: { id: { type: 'string', minLength: 1 }, version: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+  },
+  {
+    ' type': 'must be a JSON object',
+    '/id pattern': `must match ${ID}`,
+    '/name minLength': 'must not be empty',
+    '/objects/* type': 'must be an object { "id", "version" }',
+  },
+);
+
+/**
+ * Every problem of a parsed world: its shape, an `id` that differs from the file name, entries listed
+ * twice, and entries that `exists(id, version)` does not know.
+ */
+export function worldProblems(value: unknown, fileId: string, exists: (id: string, version: string) => boolean): SchemaProblem[] {
+  const problems = shape(value);
+  const world = value as { id?: unknown; objects?: unknown } | null;
+  if (typeof world?.id === 'string' && world.id !== fileId) {
+    problems.push({ pointer: '/id', message: `must equal the file name: expected "${fileId}", actual "${world.id}"` });
+  }
+  if (!Array.isArray(world?.objects)) return problems;
+  const seen = new Map<string, number>();
+  world.objects.forEach((entry: unknown, i: number) => {
+    const ref = entry as { id?: unknown; version?: unknown } | null;
+    if (typeof ref?.id !== 'string' || typeof ref.version !== 'string') return;
+    const key = `${ref.id}@${ref.version}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problems.push({ pointer: `/objects/${i}`, message: `lists ${key} again (already at /objects/${first})` });
+      return;
+    }
+    seen.set(key, i);
+    if (!exists(ref.id, ref.version)) {
+      problems.push({ pointer: `/objects/${i}`, message: `references ${key}, which is not in the registry` });
+    }
+  });
+  return problems;
+}

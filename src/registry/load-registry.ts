@@ -1,0 +1,175 @@
+/** Reads `registry/` and checks every rule of DESIGN §4 and §10, collecting all problems in one pass. */
+import { lstat, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { formatBytes } from '../core/format.ts';
+import type { World } from '../core/types.ts';
+import { latestVersion, sortHistory } from '../core/version.ts';
+import { checkVersion, parseJson, readError, type VersionCheck } from './check-version.ts';
+import { worldProblems } from './check-world.ts';
+import { sha256File, type FileHasher } from './hash-file.ts';
+import { createLimit } from './limit.ts';
+import { entryKindProblem, listDir, type DirEntry } from './list-dir.ts';
+import { formatProblem, type Problem, type Registry, type RegistryVersion } from './registry-model.ts';
+
+export interface LoadOptions {
+  /** The origin the registry is published at, e.g. `registryUrl()` from registry-url.ts. */
+  registryUrl: string;
+  /** Files hashed at once; default `os.availableParallelism()`. */
+  concurrency?: number;
+  /** Run gltf-validator on glTF and GLB files; default true. */
+  validateGltf?: boolean;
+  /** What problem paths are relative to; default the folder that holds `registry/`. */
+  repoRoot?: string;
+  /** How files are hashed; default `sha256File` (a cache can wrap it). */
+  hashFile?: FileHasher;
+}
+
+/** What `npm run check` and the build report. */
+export interface CheckResult {
+  ok: boolean;
+  /** One line per problem, `<file>: <pointer or "file">: <message>`. */
+  problems: string[];
+  summary: Registry['stats'];
+}
+
+type Stats = Registry['stats'];
+
+/** Reads and checks the registry tree at `root` (the `registry/` folder). */
+export async function loadRegistry(root: string, opts: LoadOptions): Promise<{ registry: Registry; problems: Problem[] }> {
+  const rootDir = resolve(root);
+  const repoRoot = resolve(opts.repoRoot ?? dirname(rootDir));
+  const rel = (path: string): string => relative(repoRoot, path).split(sep).join('/') || '.';
+  const problems: Problem[] = [];
+  const at = (path: string, message: string): void => void problems.push({ file: rel(path), message });
+  const stats: Stats = { objects: 0, versions: 0, files: 0, bytes: 0 };
+  const registry: Registry = { root: rootDir, registryUrl: opts.registryUrl, objects: [], worlds: [], stats };
+
+  const kind = await lstat(rootDir).catch(() => null);
+  if (!kind) at(rootDir, 'the registry folder does not exist');
+  else if (kind.isSymbolicLink()) at(rootDir, 'is a symbolic link; the registry folder must be a plain folder');
+  else if (!kind.isDirectory()) at(rootDir, 'is not a folder');
+  if (problems.length) return { registry, problems };
+
+  const concurrency = opts.concurrency ?? availableParallelism();
+  const files = createLimit(concurrency);
+  const folders = createLimit(Math.max(8, concurrency * 2));
+  const ctx = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true };
+
+  let objectsDir: string | undefined;
+  let worldsDir: string | undefined;
+  for (const entry of (await listDir(rootDir)) ?? []) {
+    const refused = entryKindProblem(entry);
+    if (refused) at(entry.path, refused);
+    else if (entry.kind === 'dir' && entry.name === 'objects') objectsDir = entry.path;
+    else if (entry.kind === 'dir' && entry.name === 'worlds') worldsDir = entry.path;
+    else at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in the registry folder; expected only objects/ and worlds/`);
+  }
+
+  const objectEntries = objectsDir ? ((await listDir(objectsDir)) ?? []) : [];
+  const listings = await Promise.all(objectEntries.map((entry) => folders(() => listObject(entry, rel))));
+  const found = listings.flatMap((l) => l.versions);
+  // Start every check at once (the limits keep the pace), then take the results in tree order.
+  const checks = found.map((v) =>
+    folders(() => checkVersion(v.dir, v, ctx)).catch(
+      (error: unknown): VersionCheck => ({ problems: [{ file: rel(v.dir), message: readError(error) }], verified: { files: 0, bytes: 0 } }),
+    ),
+  );
+  const byObject = new Map<string, RegistryVersion[]>();
+  let next = 0;
+  for (const listing of listings) {
+    problems.push(...listing.problems);
+    for (const v of listing.versions) {
+      const result = await checks[next++]!;
+      problems.push(...result.problems);
+      stats.files += result.verified.files;
+      stats.bytes += result.verified.bytes;
+      if (!result.version) continue;
+      const list = byObject.get(v.id) ?? [];
+      list.push(result.version);
+      byObject.set(v.id, list);
+    }
+  }
+
+  for (const [id, versions] of [...byObject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const sorted = sortHistory(versions.map((v) => ({ version: v.version, createdAt: v.manifest.createdAt, v }))).map((e) => e.v);
+    registry.objects.push({ id, versions: sorted, latest: latestVersion(sorted.map((v) => v.version))! });
+  }
+  stats.objects = registry.objects.length;
+  stats.versions = registry.objects.reduce((n, o) => n + o.versions.length, 0);
+
+  const known = new Set(found.map((v) => `${v.id}@${v.version}`));
+  const exists = (id: string, version: string): boolean => known.has(`${id}@${version}`);
+  for (const entry of worldsDir ? ((await listDir(worldsDir)) ?? []) : []) {
+    const refused = entryKindProblem(entry);
+    if (refused) {
+      at(entry.path, refused);
+      continue;
+    }
+    if (entry.kind !== 'file' || !entry.name.endsWith('.json')) {
+      at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in worlds/; expected only <world-id>.json files`);
+      continue;
+    }
+    const bytes = await readFile(entry.path).catch((error: unknown) => readError(error));
+    if (typeof bytes === 'string') {
+      at(entry.path, bytes);
+      continue;
+    }
+    const parsed = parseJson(new Uint8Array(bytes));
+    if ('error' in parsed) {
+      at(entry.path, parsed.error);
+      continue;
+    }
+    const found = worldProblems(parsed.value, entry.name.slice(0, -'.json'.length), exists);
+    for (const p of found) problems.push({ file: rel(entry.path), ...(p.pointer ? { pointer: p.pointer } : {}), message: p.message });
+    if (found.length === 0) registry.worlds.push(parsed.value as World);
+  }
+
+  return { registry, problems };
+}
+
+/** A version folder found in the tree: the object and version folder names and its path. */
+interface FoundVersion {
+  id: string;
+  version: string;
+  dir: string;
+}
+
+/** Lists one entry of `objects/`: its version folders, and what does not belong there. */
+async function listObject(entry: DirEntry, rel: (path: string) => string): Promise<{ versions: FoundVersion[]; problems: Problem[] }> {
+  const problems: Problem[] = [];
+  const versions: FoundVersion[] = [];
+  const refuse = (path: string, message: string): void => void problems.push({ file: rel(path), message });
+  const refused = entryKindProblem(entry);
+  if (refused) refuse(entry.path, refused);
+  else if (entry.kind !== 'dir') refuse(entry.path, 'unknown file in objects/; expected only object folders');
+  if (problems.length) return { versions, problems };
+
+  let versionsDir: string | undefined;
+  for (const e of (await listDir(entry.path)) ?? []) {
+    const why = entryKindProblem(e);
+    if (why) refuse(e.path, why);
+    else if (e.kind === 'dir' && e.name === 'versions') versionsDir = e.path;
+    else refuse(e.path, `unknown ${e.kind === 'dir' ? 'folder' : 'file'} in an object folder; expected only versions/`);
+  }
+  for (const e of versionsDir ? ((await listDir(versionsDir)) ?? []) : []) {
+    const why = entryKindProblem(e);
+    if (why) refuse(e.path, why);
+    else if (e.kind !== 'dir') refuse(e.path, 'unknown file in versions/; expected only version folders');
+    else versions.push({ id: entry.name, version: e.name, dir: e.path });
+  }
+  if (versions.length === 0 && problems.length === 0) refuse(entry.path, 'holds no version (expected versions/<version>/aso.object.json)');
+  return { versions, problems };
+}
+
+/** Loads the registry and sums it up for `npm run check` and the build. */
+export async function checkRegistry(root: string, opts: LoadOptions): Promise<CheckResult> {
+  const { registry, problems } = await loadRegistry(root, opts);
+  return { ok: problems.length === 0, problems: problems.map(formatProblem), summary: registry.stats };
+}
+
+/** `registry OK: 5 objects, 8 versions, 21 files, 1,234,567 bytes verified`. */
+export function formatSummary(summary: Stats): string {
+  const n = (count: number, word: string): string => `${formatBytes(count)} ${word}${count === 1 ? '' : 's'}`;
+  return `registry OK: ${n(summary.objects, 'object')}, ${n(summary.versions, 'version')}, ${n(summary.files, 'file')}, ${n(summary.bytes, 'byte')} verified`;
+}
