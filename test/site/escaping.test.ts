@@ -29,7 +29,10 @@ beforeAll(async () => {
 afterAll(() => rm(parent, { recursive: true, force: true }));
 
 it('never lets a manifest string open or close an element', () => {
-  expect(html).not.toContain('<script>alert');
+  // Inside a quoted attribute value `<` is plain text; everywhere else it must be escaped.
+  const outsideAttributes = html.replace(/="[^"]*"/g, '=""');
+  expect(outsideAttributes).not.toContain('<script>alert');
+  expect(html).not.toMatch(/="[^"]*"[^"]*<script>alert/);
   const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)];
   for (const [, body] of scripts) expect(body).not.toMatch(/<\/?script/i);
   expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(');

@@ -1,0 +1,88 @@
+/** Hands verified bytes to the browser: a mesh to `<model-viewer>`, an image to `<img>`, always through a blob URL of those bytes. */
+
+/** Something shown in the stage, and how to take it down again. */
+export interface Presented {
+  element: HTMLElement;
+  dispose(): void;
+}
+
+/** Options of `presentMesh`. */
+export interface MeshOptions {
+  mediaType: string;
+  /** The accessible label: the manifest name. */
+  alt: string;
+  /** An image shown until the model is drawn. */
+  poster?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Options of `presentImage`. */
+export interface ImageOptions {
+  mediaType: string;
+  alt: string;
+  signal?: AbortSignal | undefined;
+}
+
+/** A blob URL of exactly these bytes. */
+function blobUrl(bytes: Uint8Array, mediaType: string): string {
+  return URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mediaType }));
+}
+
+/**
+ * Loads `<model-viewer>` (and three with it) on first use, puts one in `stage` with the bytes,
+ * camera controls and auto-rotate, and resolves once it has loaded the model; rejects on its
+ * `error` event.
+ */
+export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options: MeshOptions): Promise<Presented> {
+  await import('@google/model-viewer');
+  options.signal?.throwIfAborted();
+  const url = blobUrl(bytes, options.mediaType);
+  const viewer = document.createElement('model-viewer');
+  viewer.setAttribute('camera-controls', '');
+  viewer.setAttribute('auto-rotate', '');
+  viewer.setAttribute('loading', 'eager');
+  viewer.setAttribute('alt', options.alt);
+  if (options.poster) viewer.setAttribute('poster', options.poster);
+  const presented = { element: viewer, dispose: () => (viewer.remove(), URL.revokeObjectURL(url)) };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => reject(options.signal?.reason);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      viewer.addEventListener('load', () => resolve(), { once: true });
+      viewer.addEventListener('error', (event) => reject(new Error(meshErrorText(event))), { once: true });
+      viewer.setAttribute('src', url);
+      stage.replaceChildren(viewer);
+    });
+  } catch (error) {
+    presented.dispose();
+    throw error;
+  }
+  return presented;
+}
+
+/** Decodes the image from its bytes and puts it in `stage`; rejects when the browser cannot decode it. */
+export async function presentImage(stage: HTMLElement, bytes: Uint8Array, options: ImageOptions): Promise<Presented> {
+  const url = blobUrl(bytes, options.mediaType);
+  const img = document.createElement('img');
+  img.alt = options.alt;
+  img.src = url;
+  const presented = { element: img, dispose: () => (img.remove(), URL.revokeObjectURL(url)) };
+  try {
+    await img.decode().catch(() => {
+      throw new Error(`the browser cannot decode these bytes as ${options.mediaType}`);
+    });
+    options.signal?.throwIfAborted();
+  } catch (error) {
+    presented.dispose();
+    throw error;
+  }
+  stage.replaceChildren(img);
+  return presented;
+}
+
+function meshErrorText(event: Event): string {
+  const detail = (event as CustomEvent<{ type?: string; sourceError?: unknown }>).detail;
+  const source = detail?.sourceError;
+  const why = source instanceof Error ? source.message : source ? String(source) : detail?.type ?? 'unknown error';
+  return `<model-viewer> could not load the verified bytes: ${why}`;
+}

@@ -1,0 +1,131 @@
+/** The inspection viewer refuses bytes that do not match the manifest, and glTF that fails validation; it never reaches `loaded` for them. */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Representation } from '../../src/core/types.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { siteDir } from '../support/site.ts';
+import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { pickVersion, servedPath, shownRepresentation, siteVersions, type SiteVersion } from '../viewer/support/site-versions.ts';
+import { recordViewerStates, transitions, viewerOutcome } from '../viewer/support/viewer-page.ts';
+
+const FIXTURES = new URL('../fixtures/viewer/', import.meta.url);
+const sri = (b: Uint8Array): string => `sha256-${createHash('sha256').update(b).digest('base64')}`;
+
+let dist: string;
+let server: StaticServer;
+let browser: Browser;
+let versions: SiteVersion[];
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  dist = siteDir();
+  versions = await siteVersions(dist);
+  server = await serveStatic(dist);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext();
+  page = await context.newPage();
+  await recordViewerStates(page);
+});
+
+afterEach(async () => {
+  server.setOverride(undefined);
+  await context.close();
+});
+
+/** The bytes the site serves for a representation. */
+const realBytes = async (rep: Representation): Promise<Uint8Array> => new Uint8Array(await readFile(join(dist, servedPath(rep))));
+
+/** Serves `bytes` in place of the representation's file, then opens the version's page and waits for the viewer. */
+async function inspectWith(v: SiteVersion, rep: Representation, bytes: Uint8Array, html?: string) {
+  const path = servedPath(rep);
+  const pagePath = `${v.pagePath}index.html`;
+  server.setOverride((pathname) => {
+    if (pathname === path) return { body: bytes };
+    if (html !== undefined && (pathname === v.pagePath || pathname === pagePath)) return { body: html, type: 'text/html; charset=utf-8' };
+    return undefined;
+  });
+  await page.goto(`${server.origin}${v.pagePath}`);
+  const outcome = await viewerOutcome(page);
+  expect(outcome.states).not.toContain('loaded');
+  expect(await page.locator('[data-viewer] .viewer-stage > *').count()).toBe(0);
+  return outcome;
+}
+
+/** The record page with the viewer's declared byteLength and hash of `rep` replaced, as a manifest for other bytes would say. */
+async function pageDeclaring(v: SiteVersion, rep: Representation, bytes: Uint8Array): Promise<string> {
+  const html = await readFile(join(dist, v.pagePath, 'index.html'), 'utf8');
+  const declared = `${JSON.stringify(rep.url)},"byteLength":${rep.byteLength},"hash":${JSON.stringify(rep.hash)}`;
+  const [before, config, after] = html.split(/(<script type="application\/json" class="viewer-config">[\s\S]*?<\/script>)/);
+  if (!config?.includes(declared)) throw new Error(`the viewer config of ${v.pagePath} does not declare ${rep.id} as expected`);
+  return `${before}${config.replace(declared, `${JSON.stringify(rep.url)},"byteLength":${bytes.byteLength},"hash":"${sri(bytes)}"`)}${after}`;
+}
+
+describe('viewer refusals', () => {
+  it.each(['mesh', 'image-only'] as const)('refuses a %s representation with one byte changed: hash mismatch, expected and actual', async (kind) => {
+    const v = pickVersion(versions, kind);
+    const rep = shownRepresentation(v);
+    const bytes = await realBytes(rep);
+    const changed = bytes.slice();
+    const at = Math.floor(changed.length / 2);
+    changed[at] = changed[at]! ^ 0x01;
+    const outcome = await inspectWith(v, rep, changed);
+    expect(outcome).toMatchObject({ state: 'failed', label: 'Failed', reason: 'hash', representation: rep.id });
+    expect(outcome.text).toBe(`${rep.id}.${rep.format}: hash mismatch: expected ${rep.hash}, got ${sri(changed)}`);
+    expect(transitions(outcome.states)).toEqual(['fetching', 'verifying', 'failed']);
+  });
+
+  it('refuses a truncated file: byte length mismatch, expected and actual', async () => {
+    const v = pickVersion(versions, 'mesh');
+    const rep = shownRepresentation(v);
+    const short = (await realBytes(rep)).slice(0, Math.floor(rep.byteLength / 2));
+    const outcome = await inspectWith(v, rep, short);
+    expect(outcome).toMatchObject({ state: 'failed', reason: 'byte-length' });
+    expect(outcome.text).toBe(`${rep.id}.${rep.format}: byte length mismatch: expected ${rep.byteLength}, got ${short.byteLength}`);
+    expect(transitions(outcome.states)).toEqual(['fetching', 'verifying', 'failed']);
+  });
+
+  it('stops reading a file that runs past its declared length', async () => {
+    const v = pickVersion(versions, 'mesh');
+    const rep = shownRepresentation(v);
+    const bytes = await realBytes(rep);
+    const longer = new Uint8Array(bytes.byteLength + 64);
+    longer.set(bytes);
+    const outcome = await inspectWith(v, rep, longer);
+    expect(outcome).toMatchObject({ state: 'failed', reason: 'byte-length' });
+    expect(outcome.text).toContain(`byte length mismatch: expected ${rep.byteLength}, got more than ${rep.byteLength}`);
+    expect(transitions(outcome.states)).toEqual(['fetching', 'failed']);
+  });
+
+  it('refuses a glTF whose length and hash match but that fails gltf-validator, with its first error', async () => {
+    const v = pickVersion(versions, 'mesh');
+    const rep = shownRepresentation(v);
+    const invalid = new Uint8Array(await readFile(new URL('invalid-accessor.gltf', FIXTURES)));
+    const outcome = await inspectWith(v, rep, invalid, await pageDeclaring(v, rep, invalid));
+    expect(outcome).toMatchObject({ state: 'failed', reason: 'validation' });
+    expect(outcome.text).toBe(
+      `${rep.id}.${rep.format}: /accessors/0: gltf-validator ACCESSOR_TOO_LONG: Accessor (offset: 0, length: 108) does not fit referenced bufferView [0] length 48.`,
+    );
+    expect(transitions(outcome.states)).toEqual(['fetching', 'verifying', 'failed']);
+  });
+
+  it('refuses a glTF that points at a file outside itself', async () => {
+    const v = pickVersion(versions, 'mesh');
+    const rep = shownRepresentation(v);
+    const external = new Uint8Array(await readFile(new URL('external-buffer.gltf', FIXTURES)));
+    const outcome = await inspectWith(v, rep, external, await pageDeclaring(v, rep, external));
+    expect(outcome).toMatchObject({ state: 'failed', reason: 'validation' });
+    expect(outcome.text).toContain('/buffers/0/uri: references the external file "square.bin"');
+  });
+});
