@@ -1,0 +1,74 @@
+/** Reads the body of `POST /v1/jobs`: JSON `{ model, image_url }` or multipart with `model` and an `image` file. */
+import { createHash } from 'node:crypto';
+import type {} from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.ts';
+
+/** What a create request asks for. */
+export type CreateRequest =
+  | { model: unknown; imageUrl: string; image?: undefined; filename?: undefined }
+  | { model: unknown; image: Uint8Array; filename: string | null; imageUrl?: undefined };
+
+const JSON_FIELDS = new Set(['model', 'image_url']);
+
+/** The parsed request; throws `ApiError` 400 naming the field that is wrong. */
+export async function readCreateRequest(request: FastifyRequest, maxImageBytes: number): Promise<CreateRequest> {
+  if (request.isMultipart()) return readMultipart(request, maxImageBytes);
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(400, 'invalid_request', 'the body must be a JSON object with "model" and "image_url"');
+  }
+  const record = body as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!JSON_FIELDS.has(key)) throw new ApiError(400, 'invalid_request', `unknown field "${key}"; a job takes "model" and "image_url"`);
+  }
+  if (record.image_url === undefined) throw new ApiError(400, 'invalid_request', 'field "image_url" is required (or upload the image as multipart/form-data)');
+  if (typeof record.image_url !== 'string' || record.image_url.length === 0) throw new ApiError(400, 'invalid_request', 'field "image_url" must be a non-empty string');
+  if (record.image_url.length > 4096) throw new ApiError(400, 'invalid_request', 'field "image_url" is longer than 4096 characters');
+  return { model: record.model, imageUrl: record.image_url };
+}
+
+async function readMultipart(request: FastifyRequest, maxImageBytes: number): Promise<CreateRequest> {
+  let model: unknown;
+  let image: Uint8Array | undefined;
+  let filename: string | null = null;
+  for await (const part of request.parts({ limits: { fileSize: maxImageBytes, files: 1, fields: 4, parts: 5 } })) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'image') {
+        part.file.resume();
+        throw new ApiError(400, 'invalid_request', `unexpected file field "${part.fieldname}"; send the image in the field "image"`);
+      }
+      image = new Uint8Array(await part.toBuffer());
+      filename = part.filename || null;
+    } else if (part.fieldname === 'model') {
+      model = part.value;
+    } else if (part.fieldname === 'image_url') {
+      throw new ApiError(400, 'invalid_request', 'send either an "image" file or a JSON "image_url", not both');
+    } else {
+      throw new ApiError(400, 'invalid_request', `unknown field "${part.fieldname}"; a multipart job takes "model" and "image"`);
+    }
+  }
+  if (!image) throw new ApiError(400, 'invalid_request', 'field "image" (a file) is required in a multipart request');
+  if (image.length === 0) throw new ApiError(400, 'invalid_request', 'the uploaded "image" is empty');
+  return { model, image, filename };
+}
+
+/** A digest of what the request asks for, to tell a repeated request from another one under the same `Idempotency-Key`. */
+export function requestHash(model: string, body: CreateRequest): string {
+  const source = body.image ? { model, image_sha256: sha256Hex(body.image) } : { model, image_url: body.imageUrl };
+  return sha256Hex(new TextEncoder().encode(JSON.stringify(source)));
+}
+
+/** Lowercase hex SHA-256. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The `Idempotency-Key` header, checked: 1 to 255 visible ASCII characters, or undefined when absent. */
+export function idempotencyKey(request: FastifyRequest): string | undefined {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const value = Array.isArray(raw) ? raw[0] ?? '' : raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(value)) throw new ApiError(400, 'invalid_idempotency_key', 'the Idempotency-Key header must be 1 to 255 visible ASCII characters');
+  return value;
+}

@@ -1,0 +1,204 @@
+/** The `/v1` API: models, jobs and assets, each call authenticated by an API key. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findModel, MODEL_CATALOG } from '../models/catalog.ts';
+import type { ApiKeyRecord, BlobStore, JobRecord, JobStore, KeyStore } from '../store/types.ts';
+import type { AddressPolicy } from './address-policy.ts';
+import { ApiError } from './api-error.ts';
+import { checkImageUrl, FetchError } from './fetch-image.ts';
+import { checkImage, ImageRejection } from './image-check.ts';
+import { toJobJson } from './job-json.ts';
+import { assetBlob, type JobRunner, type RunnerLimits } from './job-runner.ts';
+import { idempotencyKey, readCreateRequest, requestHash, sha256Hex, type CreateRequest } from './request-body.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: ApiKeyRecord | null;
+  }
+}
+
+/** What the routes need. */
+export interface V1Deps {
+  jobs: JobStore;
+  blobs: BlobStore;
+  keys: KeyStore;
+  runner: JobRunner;
+  limits: RunnerLimits;
+  policy: AddressPolicy;
+  publicUrl: string | undefined;
+  maxCreates: number;
+  windowMs: number;
+}
+
+const AUTH_HEADERS = { 'www-authenticate': 'Bearer realm="aso-jobs"' };
+
+/** The catalog entry as the API shows it. */
+export function modelJson(m: (typeof MODEL_CATALOG)[number]): Record<string, unknown> {
+  return {
+    id: m.id,
+    object: 'model',
+    name: m.name,
+    description: m.description,
+    version: m.version,
+    provider: m.provider,
+    output: { type: m.type, format: m.format, media_type: m.mediaType },
+    parameters: m.parameters,
+  };
+}
+
+/** Registers the `/v1` routes on `app` (mount it with the prefix `/v1`). */
+export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void> {
+  const { jobs, blobs, keys, runner, limits, policy } = deps;
+  const pending = new Map<string, Promise<unknown>>();
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request) => {
+    request.apiKey = await authenticate(keys, request.headers.authorization);
+  });
+
+  const baseUrl = (request: FastifyRequest): string => deps.publicUrl ?? `${request.protocol}://${request.host}`;
+  const owned = async (request: FastifyRequest, id: string): Promise<JobRecord> => {
+    const job = await jobs.get(id);
+    if (!job || job.owner !== request.apiKey!.id) throw new ApiError(404, 'job_not_found', `no job "${id}" for this API key`);
+    return job;
+  };
+
+  app.get('/models', async () => ({ object: 'list', data: MODEL_CATALOG.map(modelJson) }));
+
+  app.get('/models/:id', async (request) => {
+    const { id } = request.params as { id: string };
+    const model = findModel(id);
+    if (!model) throw new ApiError(404, 'model_not_found', `no model "${id}"; the catalog has ${MODEL_CATALOG.map((m) => m.id).join(', ')}`);
+    return modelJson(model);
+  });
+
+  app.post('/jobs', { config: { rateLimit: { max: deps.maxCreates, timeWindow: deps.windowMs } } }, async (request, reply) => {
+    const owner = request.apiKey!.id;
+    const key = idempotencyKey(request);
+    const body = await readCreateRequest(request, limits.maxImageBytes);
+    const modelId = typeof body.model === 'string' ? body.model : undefined;
+    if (body.model === undefined) throw new ApiError(400, 'invalid_request', `field "model" is required; one of ${MODEL_CATALOG.map((m) => m.id).join(', ')}`);
+    if (modelId === undefined) throw new ApiError(400, 'invalid_request', 'field "model" must be a string');
+    if (!key) {
+      const job = await create(owner, modelId, body, null, request);
+      return reply.code(202).header('location', `/v1/jobs/${job.id}`).send(toJobJson(job, baseUrl(request)));
+    }
+
+    const slot = `${owner}\n${key}`;
+    while (pending.has(slot)) await pending.get(slot)!.catch(() => {});
+    const hash = requestHash(modelId, body);
+    const work = (async () => {
+      const existing = await jobs.findByIdempotencyKey(owner, key);
+      if (existing) {
+        if (existing.idempotency?.requestHash !== hash) {
+          throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key "${key}" was used with another request (job ${existing.id}); use a new key for a new job`);
+        }
+        void reply.header('idempotent-replayed', 'true');
+        return existing;
+      }
+      return create(owner, modelId, body, { key, requestHash: hash }, request);
+    })();
+    pending.set(slot, work);
+    try {
+      const job = await work;
+      return reply.code(202).header('location', `/v1/jobs/${job.id}`).send(toJobJson(job, baseUrl(request)));
+    } finally {
+      pending.delete(slot);
+    }
+  });
+
+  const create = async (owner: string, modelId: string, body: CreateRequest, idempotency: JobRecord['idempotency'], request: FastifyRequest): Promise<JobRecord> => {
+    const model = findModel(modelId);
+    if (!model) throw new ApiError(422, 'unknown_model', `model "${modelId}" is not in the catalog; use one of ${MODEL_CATALOG.map((m) => m.id).join(', ')}`);
+    let input: JobRecord['input'];
+    try {
+      if (body.image) {
+        await checkImage(body.image, limits);
+        input = { kind: 'upload', filename: body.filename, byteLength: body.image.length, sha256: sha256Hex(body.image) };
+      } else {
+        await checkImageUrl(body.imageUrl, policy);
+        input = { kind: 'url', url: body.imageUrl };
+      }
+    } catch (err) {
+      if (err instanceof ImageRejection) throw new ApiError(err.status, err.code, err.message);
+      if (err instanceof FetchError) throw new ApiError(err.code === 'invalid_image_url' ? 400 : 422, err.code, err.message);
+      throw err;
+    }
+    const now = new Date().toISOString();
+    const job: JobRecord = {
+      id: randomUUID(),
+      owner,
+      model: model.id,
+      modelVersion: model.version,
+      status: 'queued',
+      progress: 0,
+      createdAt: now,
+      updatedAt: now,
+      startedAt: null,
+      finishedAt: null,
+      attempts: 0,
+      input,
+      idempotency,
+      asset: null,
+      error: null,
+    };
+    await runner.submit(job, body.image);
+    request.log.info({ job: job.id, model: job.model }, 'job queued');
+    return job;
+  };
+
+  app.get('/jobs', async (request) => {
+    const raw = (request.query as { limit?: string }).limit;
+    const limit = raw === undefined ? 50 : Number(raw);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ApiError(400, 'invalid_request', 'query parameter "limit" must be an integer from 1 to 200');
+    const list = await jobs.listByOwner(request.apiKey!.id, limit);
+    return { object: 'list', data: list.map((j) => toJobJson(j, baseUrl(request))) };
+  });
+
+  app.get('/jobs/:id', async (request) => {
+    const job = await owned(request, (request.params as { id: string }).id);
+    return toJobJson(job, baseUrl(request));
+  });
+
+  app.post('/jobs/:id/cancel', async (request) => {
+    const job = await owned(request, (request.params as { id: string }).id);
+    if (job.status === 'succeeded' || job.status === 'failed') {
+      throw new ApiError(422, 'job_finished', `job ${job.id} has ${job.status} already and cannot be canceled`);
+    }
+    const canceled = (await runner.cancel(job.id)) ?? job;
+    return toJobJson(canceled, baseUrl(request));
+  });
+
+  app.get('/jobs/:id/asset', async (request, reply) => sendAsset(request, reply, await owned(request, (request.params as { id: string }).id), blobs));
+}
+
+async function authenticate(keys: KeyStore, header: string | undefined): Promise<ApiKeyRecord> {
+  if (!header) throw new ApiError(401, 'missing_api_key', 'send the header "Authorization: Bearer <API key>"', AUTH_HEADERS);
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match) throw new ApiError(401, 'invalid_authorization', 'the Authorization header must be "Bearer <API key>"', AUTH_HEADERS);
+  const record = await keys.authenticate(match[1]!);
+  if (!record) throw new ApiError(401, 'invalid_api_key', 'the API key is unknown or has been revoked', AUTH_HEADERS);
+  return record;
+}
+
+async function sendAsset(request: FastifyRequest, reply: FastifyReply, job: JobRecord, blobs: BlobStore): Promise<FastifyReply> {
+  if (job.status !== 'succeeded' || !job.asset) {
+    throw new ApiError(404, 'asset_not_ready', `job ${job.id} is ${job.status}; its asset can be downloaded once it has succeeded`);
+  }
+  const name = assetBlob(job);
+  const size = await blobs.size(name);
+  if (size === undefined) throw new Error(`the asset file of job ${job.id} is missing`);
+  const { sha256, mediaType, format } = job.asset;
+  const base64 = Buffer.from(sha256, 'hex').toString('base64');
+  const etag = `"${sha256}"`;
+  void reply
+    .header('content-type', mediaType)
+    .header('x-content-sha256', sha256)
+    .header('repr-digest', `sha-256=:${base64}:`)
+    .header('digest', `sha-256=${base64}`)
+    .header('etag', etag)
+    .header('cache-control', 'private, max-age=31536000, immutable')
+    .header('content-disposition', `attachment; filename="${job.id}.${format}"`);
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  return reply.header('content-length', String(size)).send(await blobs.stream(name));
+}

@@ -1,0 +1,71 @@
+/** Assembles the fastify app: error format, rate limits, multipart, the `/v1` API and the pages. */
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { BlobStore, JobStore, KeyStore } from '../store/types.ts';
+import type { AddressPolicy } from './address-policy.ts';
+import { ApiError, handleError } from './api-error.ts';
+import type { JobRunner, RunnerLimits } from './job-runner.ts';
+import type { RateLimits } from './options.ts';
+import { pageRoutes } from './pages/pages.ts';
+import { v1Routes } from './routes-v1.ts';
+
+/** What the app is built from. */
+export interface ServerDeps {
+  jobs: JobStore;
+  blobs: BlobStore;
+  keys: KeyStore;
+  runner: JobRunner;
+  limits: RunnerLimits;
+  rate: RateLimits;
+  policy: AddressPolicy;
+  openSignup: boolean;
+  publicUrl: string | undefined;
+  logger: boolean;
+}
+
+/** JSON bodies are small: a model id and a URL. */
+const JSON_BODY_LIMIT = 64 * 1024;
+
+/** The fastify app, ready to listen. */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({ logger: deps.logger, bodyLimit: JSON_BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true });
+  app.decorateRequest('apiKey', null);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(async (request) => {
+    throw new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+  });
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preParsing',
+    max: deps.rate.maxRequests,
+    timeWindow: deps.rate.windowMs,
+    keyGenerator: (request) => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(429, 'rate_limited', `too many requests: at most ${context.max} in ${context.after}; retry later`, {
+        'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
+      }),
+  });
+  await app.register(multipart, { limits: { fileSize: deps.limits.maxImageBytes, files: 1 } });
+  await app.register(
+    (v1, _opts, done) => {
+      v1Routes(v1, {
+        jobs: deps.jobs,
+        blobs: deps.blobs,
+        keys: deps.keys,
+        runner: deps.runner,
+        limits: deps.limits,
+        policy: deps.policy,
+        publicUrl: deps.publicUrl?.replace(/\/+$/, ''),
+        maxCreates: deps.rate.maxCreates,
+        windowMs: deps.rate.windowMs,
+      }).then(() => done(), done);
+    },
+    { prefix: '/v1' },
+  );
+  await app.register((pages, _opts, done) => {
+    pageRoutes(pages, { keys: deps.keys, openSignup: deps.openSignup, maxSignups: 10, windowMs: deps.rate.windowMs }).then(() => done(), done);
+  });
+  app.get('/healthz', async () => ({ ok: true }));
+  return app;
+}

@@ -1,0 +1,84 @@
+/** The layout of the service's data folder and the lock that keeps a second service out of it. */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { FsBlobStore } from './fs-blob-store.ts';
+import { FsJobStore } from './fs-job-store.ts';
+import { FsKeyStore } from './fs-key-store.ts';
+import { MemoryQueue } from './memory-queue.ts';
+import type { BlobStore, JobQueue, JobStore, KeyStore } from './types.ts';
+
+/** Where each kind of data lives inside the data folder. */
+export function dataPaths(dataDir: string): { root: string; jobs: string; blobs: string; keys: string; lock: string } {
+  const root = resolve(dataDir);
+  return { root, jobs: join(root, 'jobs'), blobs: join(root, 'blobs'), keys: join(root, 'keys'), lock: join(root, 'service.lock') };
+}
+
+/** The key store of a data folder (for the `keys` commands, which may run beside the service). */
+export function openKeyStore(dataDir: string): Promise<KeyStore> {
+  return FsKeyStore.open(dataPaths(dataDir).keys);
+}
+
+/** Everything the service keeps, opened from one data folder. */
+export interface Backend {
+  jobs: JobStore;
+  blobs: BlobStore;
+  keys: KeyStore;
+  queue: JobQueue;
+  /** Releases the folder lock. */
+  release(): Promise<void>;
+}
+
+/** Opens the file-system backend, refusing a folder that another running service holds. */
+export async function openFsBackend(dataDir: string, warn: (line: string) => void = () => {}): Promise<Backend> {
+  const paths = dataPaths(dataDir);
+  await mkdir(paths.root, { recursive: true });
+  await acquireLock(paths.lock);
+  try {
+    const [jobs, blobs, keys] = await Promise.all([FsJobStore.open(paths.jobs, warn), FsBlobStore.open(paths.blobs), FsKeyStore.open(paths.keys)]);
+    return {
+      jobs,
+      blobs,
+      keys,
+      queue: new MemoryQueue(),
+      release: async () => {
+        HELD.delete(paths.lock);
+        await rm(paths.lock, { force: true });
+      },
+    };
+  } catch (err) {
+    HELD.delete(paths.lock);
+    await rm(paths.lock, { force: true });
+    throw err;
+  }
+}
+
+/** The lock files this process holds, so that a stale lock that carries this process's id (a restarted container) is told apart. */
+const HELD = new Set<string>();
+
+async function acquireLock(lock: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+      HELD.add(lock);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+    const ours = pid === process.pid;
+    if (Number.isInteger(pid) && pid > 0 && (ours ? HELD.has(lock) : isAlive(pid))) {
+      throw new Error(`the data folder is in use by another job service (process ${pid}, lock file ${lock})`);
+    }
+    await rm(lock, { force: true });
+  }
+  throw new Error(`could not take the lock file ${lock}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

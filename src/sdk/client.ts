@@ -1,0 +1,228 @@
+/** `createClient({ origin })`: reads the registry's JSON API at `<origin>/api/v1` and verifies what it returns. */
+import semver from 'semver';
+import type { ApiIndex, ApiObject, ApiObjectSummary, ApiVersion, ApiVersionSummary } from '../core/api-types.ts';
+import { apiPaths, encodePath, toOrigin } from '../core/paths.ts';
+import schema from '../core/schema/aso-object-v0.1.schema.json' with { type: 'json' };
+import type { Manifest } from '../core/types.ts';
+import { isExactVersion, resolveVersion } from '../core/version.ts';
+import { assertIntegrityTarget, checkResponse, type IntegrityCheck, type IntegrityTarget } from './check-integrity.ts';
+import { IntegrityError, InvalidResponseError, NetworkError, NotFoundError } from './errors.ts';
+import { jsonEqual } from './json-equal.ts';
+import { readCatalog, readIndex, readObject, readVersion } from './read-documents.ts';
+import { get, getJson, type FetchLike } from './request.ts';
+import { createSha256 } from './sha256.ts';
+
+/** How to reach the registry. */
+export interface ClientOptions {
+  /** The site's origin, `scheme://host[:port]`: the canonical registry, a preview or localhost. */
+  origin: string;
+  /** The `fetch` to use; the platform's by default. */
+  fetch?: FetchLike;
+  /**
+   * The registry's canonical URL, whose links are rewritten to `origin`. Read once from
+   * `<origin>/api/v1/index.json` when not given.
+   */
+  registryUrl?: string;
+}
+
+/** Options every call takes. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** Options of `getObject` (an object, so that further checks can be added without breaking callers). */
+export type GetObjectOptions = RequestOptions;
+
+/** A verified object version: the API document, whose `manifest` is parsed from the bytes that hash to `publication.recordHash`. */
+export type ObjectVersion = ApiVersion;
+
+/** The client returned by {@link createClient}. Its methods may be called detached (`const { getObject } = client`). */
+export interface AsoClient {
+  /** The origin the client reads from. */
+  readonly origin: string;
+  /** `<origin>/api/v1`. */
+  readonly baseUrl: string;
+  /**
+   * One object version: `version` is an exact version, `latest` (the highest non-prerelease), or a
+   * SemVer range resolved against the published versions. Resolves only after the manifest's bytes
+   * were found to hash to the publication's record hash.
+   */
+  getObject(id: string, version?: string, options?: GetObjectOptions): Promise<ObjectVersion>;
+  /** Fetches a representation's bytes and compares their length and SHA-256 with what it declares. */
+  checkIntegrity(representation: IntegrityTarget, options?: RequestOptions): Promise<IntegrityCheck>;
+  /** An object's published versions, newest first. */
+  listVersions(id: string, options?: RequestOptions): Promise<ApiVersionSummary[]>;
+  /** Every object of the registry. */
+  listObjects(options?: RequestOptions): Promise<ApiObjectSummary[]>;
+  /** `index.json`: the registry URL, the document locations and counts. */
+  getIndex(options?: RequestOptions): Promise<ApiIndex>;
+  /** A URL on the registry's canonical origin rewritten to the client's origin; other URLs are returned unchanged. */
+  resolveUrl(url: string, options?: RequestOptions): Promise<string>;
+}
+
+/** A client for the registry served at `options.origin`. */
+export function createClient(options: ClientOptions): AsoClient {
+  const origin = normalizeOrigin(options?.origin);
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  if (typeof fetchFn !== 'function') throw new TypeError('createClient: fetch must be a function');
+  const apiUrl = (path: string) => `${origin}/${encodePath(path)}`;
+  let registryUrl: Promise<string> | undefined;
+  if (options.registryUrl !== undefined) registryUrl = Promise.resolve(normalizeRegistryUrl(options.registryUrl));
+
+  async function getIndex(opts: RequestOptions = {}): Promise<ApiIndex> {
+    const url = apiUrl(apiPaths.index());
+    return readIndex(await getJson(fetchFn, url, opts.signal), url);
+  }
+
+  /** The canonical registry URL, read once (a failed read is tried again next time). */
+  function canonicalUrl(): Promise<string> {
+    if (!registryUrl) {
+      const pending = getIndex().then((index) => index.registryUrl);
+      registryUrl = pending;
+      pending.catch(() => {
+        if (registryUrl === pending) registryUrl = undefined;
+      });
+    }
+    return registryUrl;
+  }
+
+  async function resolveUrl(url: string, opts: RequestOptions = {}): Promise<string> {
+    let absolute: URL;
+    try {
+      absolute = new URL(url, `${origin}/`);
+    } catch {
+      throw new TypeError(`resolveUrl: ${JSON.stringify(url)} is not a URL`);
+    }
+    if (absolute.origin === origin) return absolute.href;
+    opts.signal?.throwIfAborted();
+    return toOrigin(absolute.href, await canonicalUrl(), origin);
+  }
+
+  async function fetchObject(id: string, signal?: AbortSignal): Promise<ApiObject> {
+    assertId(id, 'id');
+    const url = apiUrl(apiPaths.object(id));
+    try {
+      return readObject(await getJson(fetchFn, url, signal), url, id);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError(url, `no object "${id}" in the registry at ${origin} (${url}: not found)`);
+      throw error;
+    }
+  }
+
+  async function listVersions(id: string, opts: RequestOptions = {}): Promise<ApiVersionSummary[]> {
+    return (await fetchObject(id, opts.signal)).versions;
+  }
+
+  async function listObjects(opts: RequestOptions = {}): Promise<ApiObjectSummary[]> {
+    const url = apiUrl(apiPaths.objects());
+    return readCatalog(await getJson(fetchFn, url, opts.signal), url).objects;
+  }
+
+  async function getObject(id: string, version = 'latest', opts: GetObjectOptions = {}): Promise<ObjectVersion> {
+    assertId(id, 'id');
+    assertVersionSpec(version);
+    const { signal } = opts;
+    let exact = version;
+    let listed: ApiVersionSummary | undefined;
+    if (!isExactVersion(version)) {
+      const object = await fetchObject(id, signal);
+      const published = object.versions.map((v) => v.version);
+      const found = resolveVersion(published, version);
+      if (!found) {
+        throw new NotFoundError(apiUrl(apiPaths.object(id)), `object "${id}" has no version matching "${version}" (published: ${published.join(', ') || 'none'})`);
+      }
+      exact = found;
+      listed = object.versions.find((v) => v.version === found);
+    }
+    const url = apiUrl(apiPaths.version(id, exact));
+    let doc: ApiVersion;
+    try {
+      doc = await readVersion(await getJson(fetchFn, url, signal), url, id, exact);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError(url, `object "${id}" has no published version ${exact} (${url}: not found)`);
+      throw error;
+    }
+    if (listed && listed.recordHash !== doc.publication.recordHash) {
+      throw new InvalidResponseError(url, '/publication/recordHash', `is ${doc.publication.recordHash} but the version list says ${listed.recordHash}`);
+    }
+    const manifest = await verifiedManifest(doc, signal);
+    if (!jsonEqual(manifest, doc.manifest)) {
+      throw new InvalidResponseError(url, '/manifest', `differs from the verified manifest at ${doc.manifestUrl}`);
+    }
+    return { ...doc, manifest: manifest as Manifest };
+  }
+
+  /** Fetches the manifest's own bytes, checks them against the record hash, and parses them. */
+  async function verifiedManifest(doc: ApiVersion, signal?: AbortSignal): Promise<unknown> {
+    const url = await resolveUrl(doc.manifestUrl, { signal });
+    const response = await get(fetchFn, url, signal);
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new NetworkError(url, response.status, `reading ${url} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const sha256 = createSha256();
+    sha256.update(bytes);
+    const actual = await sha256.digest();
+    const expected = doc.publication.recordHash;
+    if (actual !== expected) throw new IntegrityError(url, 'the manifest', { hash: expected }, { hash: actual, byteLength: bytes.byteLength });
+    try {
+      return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+    } catch (error) {
+      throw new InvalidResponseError(url, '', 'is not JSON, although it matches the record hash', { cause: error });
+    }
+  }
+
+  async function checkIntegrity(representation: IntegrityTarget, opts: RequestOptions = {}): Promise<IntegrityCheck> {
+    assertIntegrityTarget(representation);
+    const url = await resolveUrl(representation.url, opts);
+    const response = await get(fetchFn, url, opts.signal);
+    return checkResponse(response, url, representation, opts.signal);
+  }
+
+  return { origin, baseUrl: apiUrl('api/v1'), getObject, checkIntegrity, listVersions, listObjects, getIndex, resolveUrl };
+}
+
+function normalizeOrigin(input: unknown): string {
+  const url = parseHttpUrl(input, 'origin');
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new TypeError(`createClient: origin must be scheme://host[:port] with no path, query or fragment, got ${JSON.stringify(input)}`);
+  }
+  return url.origin;
+}
+
+function normalizeRegistryUrl(input: unknown): string {
+  const url = parseHttpUrl(input, 'registryUrl');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function parseHttpUrl(input: unknown, field: string): URL {
+  let url: URL | undefined;
+  try {
+    url = typeof input === 'string' ? new URL(input) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TypeError(`createClient: ${field} must be an absolute http(s) URL, got ${JSON.stringify(input)}`);
+  }
+  return url;
+}
+
+const ID_RULE = schema.properties.id;
+const ID_PATTERN = new RegExp(ID_RULE.pattern);
+
+function assertId(id: unknown, field: string): asserts id is string {
+  if (typeof id !== 'string' || id.length < ID_RULE.minLength || id.length > ID_RULE.maxLength || !ID_PATTERN.test(id)) {
+    throw new TypeError(
+      `${field} must be an object id (${ID_RULE.minLength} to ${ID_RULE.maxLength} characters matching ${ID_RULE.pattern}), got ${JSON.stringify(id)}`,
+    );
+  }
+}
+
+function assertVersionSpec(version: unknown): asserts version is string {
+  const ok = typeof version === 'string' && version.trim() !== '' && (version === 'latest' || isExactVersion(version) || semver.validRange(version) !== null);
+  if (!ok) throw new TypeError(`version must be an exact version, "latest" or a SemVer range, got ${JSON.stringify(version)}`);
+}

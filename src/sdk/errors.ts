@@ -1,0 +1,71 @@
+/** The errors the SDK throws: a caller tells them apart with `instanceof` or by `code`. */
+
+/** What kind of failure an {@link AsoSdkError} is. */
+export type AsoSdkErrorCode = 'not_found' | 'network' | 'invalid_response' | 'integrity';
+
+/** The base of every error the SDK throws about the registry (bad arguments throw a plain `TypeError`). */
+export class AsoSdkError extends Error {
+  readonly code: AsoSdkErrorCode;
+  /** The URL the SDK was reading when it failed. */
+  readonly url: string;
+
+  constructor(code: AsoSdkErrorCode, url: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AsoSdkError';
+    this.code = code;
+    this.url = url;
+  }
+}
+
+/** The registry has no such object or version (an HTTP 404 or 410, or no published version matches). */
+export class NotFoundError extends AsoSdkError {
+  constructor(url: string, message: string) {
+    super('not_found', url, message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The request failed: no response at all (`status` is null) or an HTTP error status other than not found. */
+export class NetworkError extends AsoSdkError {
+  readonly status: number | null;
+
+  constructor(url: string, status: number | null, message: string, options?: { cause?: unknown }) {
+    super('network', url, message, options);
+    this.name = 'NetworkError';
+    this.status = status;
+  }
+}
+
+/** The response is not JSON, or not the documented shape; `pointer` is the JSON pointer of the wrong field. */
+export class InvalidResponseError extends AsoSdkError {
+  readonly pointer: string;
+
+  constructor(url: string, pointer: string, problem: string, options?: { cause?: unknown }) {
+    super('invalid_response', url, `invalid response from ${url}: ${pointer || '(document)'} ${problem}`, options);
+    this.name = 'InvalidResponseError';
+    this.pointer = pointer;
+  }
+}
+
+/** What was declared about some bytes, or what they turned out to be. */
+export interface IntegrityFacts {
+  hash: string;
+  byteLength?: number;
+}
+
+/** Bytes that do not match what was declared for them (a manifest whose SRI is not the publication's record hash). */
+export class IntegrityError extends AsoSdkError {
+  readonly expected: IntegrityFacts;
+  readonly actual: IntegrityFacts;
+
+  constructor(url: string, what: string, expected: IntegrityFacts, actual: IntegrityFacts) {
+    super('integrity', url, `integrity failure: ${what} ${url}: expected ${describe(expected)}, got ${describe(actual)}`);
+    this.name = 'IntegrityError';
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+function describe(facts: IntegrityFacts): string {
+  return facts.byteLength === undefined ? facts.hash : `${facts.byteLength} bytes ${facts.hash}`;
+}

@@ -1,0 +1,20 @@
+/**
+ * The client SDK of the registry: `createClient({ origin })`, then `getObject(id, version)` and
+ * `checkIntegrity(representation)` over `<origin>/api/v1`. Runs in Node >= 20 and in browsers.
+ */
+export { createClient } from './client.ts';
+export type { AsoClient, ClientOptions, GetObjectOptions, ObjectVersion, RequestOptions } from './client.ts';
+export type { IntegrityCheck, IntegrityTarget } from './check-integrity.ts';
+export type { FetchLike } from './request.ts';
+export { AsoSdkError, IntegrityError, InvalidResponseError, NetworkError, NotFoundError } from './errors.ts';
+export type { AsoSdkErrorCode, IntegrityFacts } from './errors.ts';
+export type {
+  ApiCatalog,
+  ApiIndex,
+  ApiObject,
+  ApiObjectSummary,
+  ApiRepresentation,
+  ApiVersion,
+  ApiVersionSummary,
+} from '../core/api-types.ts';
+export type { IntegrityResult, Manifest, PublicationRecord, Representation } from '../core/types.ts';
