@@ -1,11 +1,18 @@
-/** `npm run check [-- --json] [-- --registry <dir>]`: validate the registry without building the site. */
+/**
+ * `npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>]`: validate the registry without building
+ * the site; with `--base`, also refuse any change to a version, the ledger or the retractions as they are at `<git-ref>`.
+ */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { formatBytes } from '../src/core/format.ts';
+import { GitError } from '../src/registry/git.ts';
+import { checkAgainstBase, type BaseCheck } from '../src/registry/immutability.ts';
 import { checkRegistry, formatSummary, type CheckResult } from '../src/registry/load-registry.ts';
+import { formatProblem } from '../src/registry/registry-model.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
 
-const USAGE = 'usage: npm run check [-- --json] [-- --registry <dir>]';
+const USAGE = 'usage: npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>]';
 
 /** What a run prints and its exit code. */
 export interface CheckOutput {
@@ -16,11 +23,11 @@ export interface CheckOutput {
 
 /** Runs the check for the given arguments and environment without exiting the process. */
 export async function runCheck(args: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<CheckOutput> {
-  let values: { json?: boolean; registry?: string; help?: boolean };
+  let values: { json?: boolean; registry?: string; base?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
-      options: { json: { type: 'boolean' }, registry: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { json: { type: 'boolean' }, registry: { type: 'string' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -28,20 +35,50 @@ export async function runCheck(args: string[], env: Record<string, string | unde
     return { code: 2, stdout: '', stderr: `${(error as Error).message}\n${USAGE}\n` };
   }
   if (values.help) return { code: 0, stdout: `${USAGE}\n`, stderr: '' };
+  if (values.base !== undefined && values.base.trim() === '') return { code: 2, stdout: '', stderr: `--base needs a git ref, e.g. --base origin/main\n${USAGE}\n` };
   let result: CheckResult & { registry: string; registryUrl: string };
+  let base: BaseCheck | undefined;
   try {
     const root = values.registry ? registryDir({ ASO_REGISTRY_DIR: values.registry }, cwd) : registryDir(env, cwd);
     const url = registryUrl(env);
+    // Resolve the base first: a ref that does not exist is a usage error, whatever the tree holds.
+    if (values.base !== undefined) base = await checkAgainstBase(root, values.base, { repoRoot: cwd });
     result = { ...(await checkRegistry(root, { registryUrl: url, repoRoot: cwd })), registry: root, registryUrl: url };
   } catch (error) {
-    return { code: 2, stdout: '', stderr: `check failed: ${(error as Error).message}\n` };
+    const why = error instanceof GitError ? `--base ${values.base}: ${error.message}` : (error as Error).message;
+    return { code: 2, stdout: '', stderr: `check failed: ${why}\n` };
   }
+  const problems = [...result.problems, ...(base?.problems.map(formatProblem) ?? [])];
+  const ok = problems.length === 0;
   if (values.json) {
-    const { ok, problems, summary, registryUrl: url } = result;
-    return { code: ok ? 0 : 1, stdout: `${JSON.stringify({ ok, registryUrl: url, summary, problems }, null, 2)}\n`, stderr: '' };
+    const { summary, registryUrl: url, ledger, retracted } = result;
+    const doc = {
+      ok,
+      registryUrl: url,
+      summary,
+      ...(ledger ? { ledger } : {}),
+      ...(retracted ? { retracted } : {}),
+      ...(base ? { base: { ref: values.base, commit: base.commit, versions: base.versions, files: base.files, ledgerLines: base.ledgerLines } } : {}),
+      problems,
+    };
+    return { code: ok ? 0 : 1, stdout: `${JSON.stringify(doc, null, 2)}\n`, stderr: '' };
   }
-  if (!result.ok) return { code: 1, stdout: '', stderr: result.problems.map((p) => `${p}\n`).join('') };
-  return { code: 0, stdout: `${formatSummary(result.summary)}\n`, stderr: '' };
+  if (!ok) return { code: 1, stdout: '', stderr: problems.map((p) => `${p}\n`).join('') };
+  const lines = [formatSummary(result.summary)];
+  if (result.ledger) {
+    const retracted = result.retracted ? `, ${formatBytes(result.retracted)} retracted` : '';
+    lines.push(`ledger OK: ${formatBytes(result.ledger.size)} publication${result.ledger.size === 1 ? '' : 's'}${retracted}, head ${result.ledger.head ?? '(empty)'}`);
+  }
+  if (base) {
+    const v = base.versions;
+    lines.push(
+      `unchanged since ${values.base} (${base.commit.slice(0, 12)}): ${formatBytes(v)} published version${v === 1 ? '' : 's'}, ${formatBytes(base.files)} files; ` +
+        (base.ledgerLines === null
+          ? `the ledger is new`
+          : `the ledger keeps its ${formatBytes(base.ledgerLines)} line${base.ledgerLines === 1 ? '' : 's'}`),
+    );
+  }
+  return { code: 0, stdout: lines.map((l) => `${l}\n`).join(''), stderr: '' };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

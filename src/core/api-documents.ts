@@ -1,7 +1,18 @@
 /** Builds the JSON documents of the site (API and agent.json) from checked registry data. Pure. */
-import type { AgentDocument, ApiCatalog, ApiIndex, ApiObject, ApiRepresentation, ApiVersion, ApiVersionSummary } from './api-types.ts';
+import type {
+  AgentDocument,
+  ApiCatalog,
+  ApiIndex,
+  ApiLedgerCheckpoint,
+  ApiObject,
+  ApiRepresentation,
+  ApiVersion,
+  ApiVersionSummary,
+} from './api-types.ts';
 import { compatibilityReport, compatibleRuntimes, runtimeReports } from './compatibility.ts';
+import { LEDGER_CHECKPOINT_PATH, LEDGER_FILE, type LedgerCheckpoint } from './ledger.ts';
 import { agentPath, API_BASE, apiPaths, manifestPath, objectPagePath, siteUrl, versionPagePath } from './paths.ts';
+import { RETRACTIONS_FILE, type Retracted } from './retractions.ts';
 import { sriToHex } from './sri.ts';
 import type { Manifest, PublicationRecord, Representation, World } from './types.ts';
 import { isPrerelease } from './version.ts';
@@ -10,6 +21,8 @@ import { isPrerelease } from './version.ts';
 export interface VersionRecord {
   manifest: Manifest;
   publication: PublicationRecord;
+  /** Set when the version is retracted (`registry/retractions.jsonl`). */
+  retracted?: Retracted | null;
 }
 
 /** One object: its versions newest first, and its latest version. */
@@ -58,6 +71,7 @@ export function versionSummary(registryUrl: string, v: VersionRecord): ApiVersio
     manifestUrl: siteUrl(registryUrl, manifestPath(id, version)),
     pageUrl: siteUrl(registryUrl, versionPagePath(id, version)),
     apiUrl: siteUrl(registryUrl, apiPaths.version(id, version)),
+    retracted: v.retracted ?? null,
   };
 }
 
@@ -77,6 +91,7 @@ export function apiVersion(registryUrl: string, object: ObjectRecord, v: Version
     pageUrl: siteUrl(registryUrl, versionPagePath(id, version)),
     representations: apiRepresentations(v.manifest),
     worlds: worldsReferencing(worlds, id, version).map((w) => ({ id: w.id, name: w.name })),
+    retracted: v.retracted ?? null,
   };
 }
 
@@ -123,6 +138,7 @@ export function apiIndex(registryUrl: string, objects: readonly ObjectRecord[]):
     objectTemplate: `${registryUrl}/${API_BASE}/objects/{id}.json`,
     versionTemplate: `${registryUrl}/${API_BASE}/objects/{id}/versions/{version}.json`,
     counts: { objects: objects.length, versions: objects.reduce((n, o) => n + o.versions.length, 0) },
+    ledger: siteUrl(registryUrl, LEDGER_CHECKPOINT_PATH),
   };
 }
 
@@ -145,6 +161,24 @@ export function agentDocument(registryUrl: string, object: ObjectRecord, v: Vers
     latestVersion: object.latest,
     sdkBaseUrl: `${registryUrl}/${API_BASE}`,
     verification: VERIFICATION_TEXT,
+    retracted: v.retracted ?? null,
+  };
+}
+
+/** How to check a version against the ledger, said once in the checkpoint. */
+export const LEDGER_VERIFICATION_TEXT =
+  'Fetch url (ledger.jsonl). Each line is canonical JSON {seq, publicationId, id, version, recordHash, publishedAt, prev}; seq counts from 1 and prev is sha256-<base64> of the exact bytes of the line before (absent on line 1). ' +
+  'The ledger must have size lines and the hash of its last line must equal head; a version is genuine when exactly one line names its id and version with its recordHash.';
+
+/** `api/v1/ledger.json`: the ledger's size and head, and where the ledger and the retractions are. */
+export function apiLedgerCheckpoint(registryUrl: string, checkpoint: LedgerCheckpoint | null, hasRetractions: boolean): ApiLedgerCheckpoint {
+  return {
+    schema: 'aso/api/v1/ledger',
+    size: checkpoint?.size ?? 0,
+    head: checkpoint?.head ?? null,
+    url: checkpoint ? siteUrl(registryUrl, LEDGER_FILE) : null,
+    retractionsUrl: hasRetractions ? siteUrl(registryUrl, RETRACTIONS_FILE) : null,
+    verification: LEDGER_VERIFICATION_TEXT,
   };
 }
 

@@ -1,6 +1,10 @@
 /** The documents of the static JSON API under `/api/v1` and of `agent.json`: the contract between the site, the SDK and agents. */
 import type { IntegrityResult, Manifest, PublicationRecord, Representation } from './types.ts';
 import type { RuntimeReport } from './compatibility.ts';
+import type { Retracted } from './retractions.ts';
+
+/** Why and when a version was retracted (`registry/retractions.jsonl`); null when it is not. */
+export type ApiRetraction = Retracted;
 
 /** A representation as the API and agent.json describe it. */
 export interface ApiRepresentation extends Representation {
@@ -25,6 +29,8 @@ export interface ApiVersionSummary {
   manifestUrl: string;
   pageUrl: string;
   apiUrl: string;
+  /** Set when the version is retracted: still published and verifiable, but skipped by `latest`. */
+  retracted?: ApiRetraction | null;
 }
 
 /** `api/v1/index.json`: where everything is. */
@@ -36,6 +42,23 @@ export interface ApiIndex {
   objectTemplate: string;
   versionTemplate: string;
   counts: { objects: number; versions: number };
+  /** URL of the ledger checkpoint, `api/v1/ledger.json`. */
+  ledger?: string;
+}
+
+/** `api/v1/ledger.json`: the checkpoint of the publication ledger, what a client checks `ledger.jsonl` against. */
+export interface ApiLedgerCheckpoint {
+  schema: 'aso/api/v1/ledger';
+  /** Number of lines (publications) in the ledger. */
+  size: number;
+  /** SRI of the exact bytes of the last line (without its newline); null when there is no ledger. */
+  head: string | null;
+  /** URL of `ledger.jsonl`, or null when the registry publishes none. */
+  url: string | null;
+  /** URL of `retractions.jsonl`, or null when nothing is retracted. */
+  retractionsUrl: string | null;
+  /** How to verify a version against the ledger. */
+  verification: string;
 }
 
 /** One entry of `api/v1/objects.json`. */
@@ -81,6 +104,8 @@ export interface ApiVersion {
   pageUrl: string;
   representations: ApiRepresentation[];
   worlds: Array<{ id: string; name: string }>;
+  /** Set when the version is retracted: still published and verifiable, but skipped by `latest`. */
+  retracted?: ApiRetraction | null;
 }
 
 /** `objects/<id>/versions/<v>/agent.json`: discovery for agents that crawl JSON. */
@@ -100,6 +125,8 @@ export interface AgentDocument {
   latestVersion: string;
   sdkBaseUrl: string;
   verification: string;
+  /** Set when the version is retracted: still published and verifiable, but skipped by `latest`. */
+  retracted?: ApiRetraction | null;
 }
 
 export type { IntegrityResult };

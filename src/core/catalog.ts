@@ -1,8 +1,9 @@
 /** Groups published versions into objects, tags and worlds for the site's pages. Pure. */
 import type { ObjectRecord, VersionRecord } from './api-documents.ts';
-import { latestVersion, sortHistory } from './version.ts';
+import { latestNotRetracted } from './retractions.ts';
+import { sortHistory } from './version.ts';
 
-/** Objects sorted by id, each with its versions newest first and its latest version. */
+/** Objects sorted by id, each with its versions newest first and its latest version (retracted versions skipped). */
 export function groupObjects<V extends VersionRecord>(versions: readonly V[]): Array<ObjectRecord & { versions: V[] }> {
   const byId = new Map<string, V[]>();
   for (const v of versions) {
@@ -13,7 +14,8 @@ export function groupObjects<V extends VersionRecord>(versions: readonly V[]): A
   return [...byId.keys()].sort().map((id) => {
     const list = byId.get(id)!;
     const history = sortHistory(list.map((v) => ({ v, version: v.manifest.version, createdAt: v.manifest.createdAt }))).map((h) => h.v);
-    return { id, versions: history, latest: latestVersion(list.map((v) => v.manifest.version))! };
+    const retracted = new Set(list.filter((v) => v.retracted).map((v) => v.manifest.version));
+    return { id, versions: history, latest: latestNotRetracted(list.map((v) => v.manifest.version), (v) => retracted.has(v))! };
   });
 }
 

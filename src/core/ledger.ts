@@ -3,7 +3,14 @@
  * Each line carries `prev`, the SRI of the previous line's exact bytes, so any edit, removal or reordering
  * breaks the chain. Pure: hashing uses WebCrypto.
  */
-import { sriOf } from './sri.ts';
+import { API_BASE } from './paths.ts';
+import { isSri, sriOf } from './sri.ts';
+
+/** The ledger's file name, in `registry/` and at the root of the built site. */
+export const LEDGER_FILE = 'ledger.jsonl';
+
+/** The site path of the ledger checkpoint document. */
+export const LEDGER_CHECKPOINT_PATH = `${API_BASE}/ledger.json`;
 
 /** One publication in the ledger. */
 export interface LedgerEntry {
@@ -17,13 +24,27 @@ export interface LedgerEntry {
   prev?: string;
 }
 
+/** What a publication contributes to its ledger line (the rest is computed on append). */
+export type LedgerPublication = Omit<LedgerEntry, 'seq' | 'prev'>;
+
 /** One thing wrong with a ledger: the line number (1-based) and what. */
 export interface LedgerProblem {
   line: number;
   message: string;
 }
 
+/** A verified ledger: its entries in order, the problems found, and the hash of its last line. */
+export interface VerifiedLedger {
+  entries: LedgerEntry[];
+  problems: LedgerProblem[];
+  /** SRI of the last line's exact bytes, or null for an empty ledger. */
+  head: string | null;
+}
+
 const KEYS = ['seq', 'publicationId', 'id', 'version', 'recordHash', 'publishedAt', 'prev'] as const;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** RFC 3339 date-time with an offset or Z. */
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 const encoder = new TextEncoder();
 
 /** The exact text of a ledger line (keys in a fixed order, no spaces, no newline). */
@@ -33,14 +54,15 @@ export function ledgerLine(entry: LedgerEntry): string {
   return JSON.stringify(ordered);
 }
 
-/** The lines of a ledger file: it must end with a newline and have no empty lines. */
+/** The lines of a JSON Lines file: it must end with a newline, use LF line endings and have no empty lines. */
 export function ledgerLines(text: string): { lines: string[]; problems: LedgerProblem[] } {
   if (text === '') return { lines: [], problems: [] };
   const problems: LedgerProblem[] = [];
-  if (!text.endsWith('\n')) problems.push({ line: text.split('\n').length, message: 'the ledger must end with a newline' });
+  if (!text.endsWith('\n')) problems.push({ line: text.split('\n').length, message: 'the file must end with a newline' });
   const lines = text.replace(/\n$/, '').split('\n');
   lines.forEach((l, i) => {
     if (l.trim() === '') problems.push({ line: i + 1, message: 'empty line' });
+    else if (l.endsWith('\r')) problems.push({ line: i + 1, message: 'ends with a carriage return; lines end with LF only (check git\'s core.autocrlf)' });
   });
   return { lines, problems };
 }
@@ -50,34 +72,42 @@ export function lineHash(line: string): Promise<string> {
   return sriOf(encoder.encode(line));
 }
 
-/** Parses and verifies the whole chain: shape, `seq` from 1, `prev` links, no version twice. */
-export async function verifyLedger(text: string): Promise<{ entries: LedgerEntry[]; problems: LedgerProblem[]; head: string | null }> {
+/** Parses and verifies the whole chain: shape, `seq` from 1, `prev` links, no version or publication twice. */
+export async function verifyLedger(text: string): Promise<VerifiedLedger> {
   const { lines, problems } = ledgerLines(text);
   const entries: LedgerEntry[] = [];
-  const seen = new Map<string, number>();
+  const seenVersion = new Map<string, number>();
+  const seenPublication = new Map<string, number>();
   let prevHash: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const n = i + 1;
-    let entry: LedgerEntry;
+    let parsed: unknown;
     try {
-      entry = JSON.parse(line) as LedgerEntry;
+      parsed = JSON.parse(line);
     } catch (e) {
-      problems.push({ line: n, message: `not JSON: ${(e as Error).message}` });
+      if (line.trim() !== '') problems.push({ line: n, message: `is not JSON: ${(e as Error).message}` });
       prevHash = await lineHash(line);
       continue;
     }
-    const shape = entryShapeProblem(entry);
+    const shape = entryShapeProblem(parsed);
     if (shape) problems.push({ line: n, message: shape });
     else {
-      if (entry.seq !== n) problems.push({ line: n, message: `seq is ${entry.seq}, expected ${n}` });
-      if (i === 0 && entry.prev !== undefined) problems.push({ line: n, message: 'the first line must not have prev' });
-      if (i > 0 && entry.prev !== prevHash) problems.push({ line: n, message: `prev is ${entry.prev ?? '(missing)'}, expected ${prevHash} (the hash of line ${n - 1})` });
-      if (ledgerLine(entry) !== line) problems.push({ line: n, message: 'not in canonical form (keys seq, publicationId, id, version, recordHash, publishedAt, prev; no spaces)' });
+      const entry = parsed as LedgerEntry;
       const key = `${entry.id}@${entry.version}`;
-      const earlier = seen.get(key);
-      if (earlier !== undefined) problems.push({ line: n, message: `${key} is already published on line ${earlier}` });
-      seen.set(key, n);
+      const at = (message: string): void => void problems.push({ line: n, message: `(${key}) ${message}` });
+      if (entry.seq !== n) at(`seq is ${entry.seq}, expected ${n}`);
+      if (i === 0 && entry.prev !== undefined) at('the first line must not have prev');
+      if (i > 0 && entry.prev !== prevHash) {
+        at(`prev is ${entry.prev ?? '(missing)'}, expected ${prevHash} (the hash of line ${n - 1}); lines were changed, removed or reordered`);
+      }
+      if (ledgerLine(entry) !== line) at(`is not in canonical form (keys ${KEYS.join(', ')} in this order, no spaces)`);
+      const earlier = seenVersion.get(key);
+      if (earlier !== undefined) at(`${key} is already published on line ${earlier}`);
+      const earlierPublication = seenPublication.get(entry.publicationId);
+      if (earlierPublication !== undefined) at(`publicationId ${entry.publicationId} is already used on line ${earlierPublication}`);
+      if (earlier === undefined) seenVersion.set(key, n);
+      if (earlierPublication === undefined) seenPublication.set(entry.publicationId, n);
       entries.push(entry);
     }
     prevHash = await lineHash(line);
@@ -90,34 +120,123 @@ function entryShapeProblem(e: unknown): string | null {
   const o = e as Record<string, unknown>;
   const extra = Object.keys(o).filter((k) => !(KEYS as readonly string[]).includes(k));
   if (extra.length) return `unknown field ${extra.map((k) => JSON.stringify(k)).join(', ')}`;
-  if (!Number.isInteger(o.seq)) return 'seq must be an integer';
+  if (!Number.isInteger(o.seq) || (o.seq as number) < 1) return 'seq must be a positive integer';
   for (const k of ['publicationId', 'id', 'version', 'recordHash', 'publishedAt'] as const) {
     if (typeof o[k] !== 'string' || o[k] === '') return `${k} must be a non-empty string`;
   }
-  if (o.prev !== undefined && typeof o.prev !== 'string') return 'prev must be a string';
+  if (!UUID.test(o.publicationId as string)) return 'publicationId must be a UUID (8-4-4-4-12 hexadecimal digits)';
+  if (!isSri(o.recordHash as string)) return 'recordHash must be sha256-<base64 of the 32-byte digest>';
+  if (!isDateTime(o.publishedAt as string)) return 'publishedAt must be an RFC 3339 date-time with an offset or Z';
+  if (o.prev !== undefined && (typeof o.prev !== 'string' || !isSri(o.prev))) return 'prev must be sha256-<base64 of the 32-byte digest>';
   return null;
 }
 
-/** The ledger text with one more publication appended; `text` must already be a valid ledger. */
-export async function appendToLedger(text: string, entry: Omit<LedgerEntry, 'seq' | 'prev'>): Promise<string> {
-  const { lines } = ledgerLines(text);
-  const last = lines.at(-1);
+/** True when `value` is an RFC 3339 date-time with an offset or Z that names a real instant. */
+export function isDateTime(value: string): boolean {
+  return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/** The ledger text with one more publication appended; throws when `text` is not a valid ledger or already holds it. */
+export async function appendToLedger(text: string, entry: LedgerPublication): Promise<string> {
+  const { entries, problems, head } = await verifyLedger(text);
+  if (problems.length) {
+    const p = problems[0]!;
+    throw new Error(`cannot append to a broken ledger: line ${p.line}: ${p.message}`);
+  }
+  const key = `${entry.id}@${entry.version}`;
+  const same = entries.find((e) => `${e.id}@${e.version}` === key || e.publicationId === entry.publicationId);
+  if (same) throw new Error(`${key} (publication ${entry.publicationId}) is already in the ledger on line ${same.seq}`);
   const next: LedgerEntry = {
-    seq: lines.length + 1,
+    seq: entries.length + 1,
     publicationId: entry.publicationId,
     id: entry.id,
     version: entry.version,
     recordHash: entry.recordHash,
     publishedAt: entry.publishedAt,
-    ...(last !== undefined ? { prev: await lineHash(last) } : {}),
+    ...(head !== null ? { prev: head } : {}),
   };
-  return `${text}${ledgerLine(next)}\n`;
+  const line = ledgerLine(next);
+  const shape = entryShapeProblem(JSON.parse(line));
+  if (shape) throw new Error(`cannot append ${key}: ${shape}`);
+  return `${text}${line}\n`;
+}
+
+/** A new ledger holding `publications` in the order given (for a registry that starts keeping one). */
+export async function ledgerFrom(publications: readonly LedgerPublication[]): Promise<string> {
+  let text = '';
+  let prev: string | undefined;
+  for (const [i, p] of publications.entries()) {
+    const line = ledgerLine({ seq: i + 1, ...p, ...(prev !== undefined ? { prev } : {}) });
+    const shape = entryShapeProblem(JSON.parse(line));
+    if (shape) throw new Error(`cannot add ${p.id}@${p.version}: ${shape}`);
+    text += `${line}\n`;
+    prev = await lineHash(line);
+  }
+  const { problems } = await verifyLedger(text);
+  if (problems.length) throw new Error(`line ${problems[0]!.line}: ${problems[0]!.message}`);
+  return text;
+}
+
+/** How a newer ledger departs from an older one, when it is not an extension of it. */
+export interface PrefixResult {
+  ok: boolean;
+  /** The first line of the older ledger that is not found unchanged in the newer one. */
+  line?: number;
+  /** `changed`: a different line is there; `moved`: the old line is now elsewhere; `removed`: the newer ledger is shorter. */
+  kind?: 'changed' | 'moved' | 'removed';
+  /** Where the old line is now, when it moved. */
+  movedTo?: number;
 }
 
 /** True when `older` is a prefix of `newer`, line for line: nothing was rewritten, removed or reordered. */
-export function isLedgerPrefix(older: string, newer: string): { ok: boolean; line?: number } {
+export function isLedgerPrefix(older: string, newer: string): PrefixResult {
   const a = ledgerLines(older).lines;
   const b = ledgerLines(newer).lines;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return { ok: false, line: i + 1 };
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (i >= b.length) return { ok: false, line: i + 1, kind: 'removed' };
+    const at = b.indexOf(a[i]!);
+    return at >= 0 ? { ok: false, line: i + 1, kind: 'moved', movedTo: at + 1 } : { ok: false, line: i + 1, kind: 'changed' };
+  }
   return { ok: true };
+}
+
+/** The checkpoint of a ledger: how many lines it has and the hash of the last one. */
+export interface LedgerCheckpoint {
+  size: number;
+  head: string | null;
+}
+
+/**
+ * What a client checks of a served ledger before trusting a version: the ledger is a valid chain, it matches the
+ * published checkpoint (size and head), and it holds exactly one line for the version, with the same record hash
+ * (and publication id, when given). Returns one sentence per problem; empty when the version is in the ledger.
+ */
+export async function ledgerRecordProblems(
+  text: string,
+  checkpoint: LedgerCheckpoint,
+  record: { id: string; version: string; recordHash: string; publicationId?: string },
+): Promise<string[]> {
+  const { entries, problems, head } = await verifyLedger(text);
+  const out = problems.map((p) => `line ${p.line}: ${p.message}`);
+  const size = ledgerLines(text).lines.length;
+  if (size !== checkpoint.size) out.push(`the ledger has ${size} lines but the checkpoint says ${checkpoint.size}`);
+  else if (head !== checkpoint.head) out.push(`the ledger's head is ${head ?? '(empty)'} but the checkpoint says ${checkpoint.head ?? '(empty)'}`);
+  const key = `${record.id}@${record.version}`;
+  const lines = entries.filter((e) => e.id === record.id && e.version === record.version);
+  if (lines.length === 0) out.push(`${key} is not in the ledger`);
+  for (const e of lines) {
+    if (e.recordHash !== record.recordHash) out.push(`line ${e.seq}: ${key} has record hash ${e.recordHash}, but the version's record hash is ${record.recordHash}`);
+    if (record.publicationId !== undefined && e.publicationId !== record.publicationId) {
+      out.push(`line ${e.seq}: ${key} has publication ${e.publicationId}, but the version says ${record.publicationId}`);
+    }
+  }
+  return out;
+}
+
+/** True when a ledger extends an older checkpoint: its line `size` hashes to the old head (what a mirror that remembers a checkpoint checks). */
+export async function extendsCheckpoint(text: string, older: LedgerCheckpoint): Promise<boolean> {
+  if (older.size === 0) return true;
+  const line = ledgerLines(text).lines[older.size - 1];
+  return line !== undefined && (await lineHash(line)) === older.head;
 }

@@ -1,12 +1,13 @@
 /** Reads and checks one version folder, `objects/<id>/versions/<version>/` (DESIGN §4, §10). */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { GltfFinding } from '../core/gltf-rules.ts';
 import { representationUrl } from '../core/paths.ts';
 import { sriOf } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
 import { manifestProblems } from '../core/validate-manifest.ts';
 import { publicationProblems } from './check-publication.ts';
-import type { FileHasher } from './hash-file.ts';
+import type { FileDigest, FileHasher } from './hash-file.ts';
 import type { Limit } from './limit.ts';
 import { entryKindProblem, listDir } from './list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
@@ -31,7 +32,12 @@ export interface VersionCheckContext {
   files: Limit;
   hashFile: FileHasher;
   validateGltf: boolean;
+  /** How a glTF file whose digest was just verified is validated; default `validateGltfFile` (a cache can key it by the digest). */
+  validateGltfFile?: GltfFileValidator;
 }
+
+/** Validates a glTF file given its format and verified digest. */
+export type GltfFileValidator = (path: string, format: string, digest: FileDigest) => Promise<GltfFinding[]>;
 
 /** The result of checking one version folder. */
 export interface VersionCheck {
@@ -196,7 +202,7 @@ export async function checkVersion(
           const digest = await ctx.hashFile(path);
           const gltf =
             ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
-              ? await validateGltfFile(path, { format: d.rep.format })
+              ? await (ctx.validateGltfFile ?? ((p, format) => validateGltfFile(p, { format })))(path, d.rep.format, digest)
               : [];
           return { status: 'read' as const, d, path, digest, gltf };
         } catch (error) {

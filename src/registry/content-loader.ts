@@ -2,9 +2,11 @@
 import type { Loader } from 'astro/loaders';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
+import type { Retracted } from '../core/retractions.ts';
 import type { Manifest, PublicationRecord, World } from '../core/types.ts';
-import { loadRegistry } from './load-registry.ts';
-import { formatProblem, type Registry } from './registry-model.ts';
+import { openFileCheckCache } from './file-check-cache.ts';
+import { loadRegistry, type LoadedRegistry } from './load-registry.ts';
+import { formatProblem } from './registry-model.ts';
 import { cacheDir, registryDir } from './registry-dir.ts';
 import { registryUrl } from './registry-url.ts';
 import { makeThumbnail, thumbnailSource } from './thumbnails.ts';
@@ -14,6 +16,8 @@ export interface VersionEntry {
   manifest: Manifest;
   publication: PublicationRecord;
   thumbnail: { width: number; height: number; webp: string; jpeg: string } | null;
+  /** Set when the version is retracted (`registry/retractions.jsonl`). */
+  retracted: Retracted | null;
 }
 
 /** The error the build stops with: every problem, one per line, as `npm run check` prints them. */
@@ -24,14 +28,17 @@ export class RegistryProblemsError extends Error {
   }
 }
 
-let pending: Promise<Registry> | undefined;
+let pending: Promise<LoadedRegistry> | undefined;
 
-/** Loads and checks the registry once per build, shared by both collections. */
-function checkedRegistry(): Promise<Registry> {
+/** Loads and checks the registry (its ledger and retractions included) once per build, shared by both collections. */
+function checkedRegistry(): Promise<LoadedRegistry> {
   pending ??= (async () => {
-    const { registry, problems } = await loadRegistry(registryDir(), { registryUrl: registryUrl() });
-    if (problems.length) throw new RegistryProblemsError(problems.map(formatProblem));
-    return registry;
+    // Every file is hashed and validated once; later builds only stat it (see file-check-cache.ts).
+    const checks = await openFileCheckCache(cacheDir());
+    const loaded = await loadRegistry(registryDir(), { registryUrl: registryUrl(), hashFile: checks.hashFile, validateGltfFile: checks.validateGltf });
+    await checks.save();
+    if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
+    return loaded;
   })();
   return pending;
 }
@@ -46,7 +53,7 @@ export function versionsLoader(): Loader {
   return {
     name: 'aso-registry-versions',
     load: async ({ store, logger }) => {
-      const registry = await checkedRegistry();
+      const { registry, retracted } = await checkedRegistry();
       const cache = cacheDir();
       const versions = registry.objects.flatMap((o) => o.versions);
       const keep = new Set<string>();
@@ -56,7 +63,9 @@ export function versionsLoader(): Loader {
           const v = versions[next++]!;
           const key = `${v.id}@${v.version}`;
           keep.add(key);
-          const digest = v.publication.recordHash;
+          const retraction = retracted.get(key) ?? null;
+          // A retraction changes the entry but never the record hash, so it is part of the digest.
+          const digest = retraction ? `${v.publication.recordHash} ${JSON.stringify(retraction)}` : v.publication.recordHash;
           if (store.get(key)?.digest === digest) continue;
           const source = thumbnailSource(v.manifest);
           const file = source && v.files.find((f) => f.rep.id === source.id && f.rep.hash === source.hash);
@@ -70,6 +79,7 @@ export function versionsLoader(): Loader {
               webp: thumbnailSitePath(thumb.webp),
               jpeg: thumbnailSitePath(thumb.jpeg),
             },
+            retracted: retraction,
           };
           store.set({ id: key, data: data as unknown as Record<string, unknown>, digest });
         }
@@ -86,7 +96,7 @@ export function worldsLoader(): Loader {
   return {
     name: 'aso-registry-worlds',
     load: async ({ store }) => {
-      const registry = await checkedRegistry();
+      const { registry } = await checkedRegistry();
       store.clear();
       for (const world of registry.worlds) store.set({ id: world.id, data: world as unknown as Record<string, unknown> });
     },

@@ -1,6 +1,6 @@
 /** Copies every version's manifest and representation bytes, and the thumbnails, into the built site. */
+import { constants } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Manifest } from '../core/types.ts';
 import { makeThumbnail, thumbnailSource } from './thumbnails.ts';
@@ -24,30 +24,43 @@ async function versionFolders(registry: string): Promise<string[]> {
   return out;
 }
 
+/** Folders copied at once: copying is I/O-bound, so more than the cores keeps the disk busy. */
+const COPY_CONCURRENCY = 16;
+
 /**
- * Copies `aso.object.json` and `representations/*` of every version byte for byte (the kernel copies;
- * nothing is held in memory), and the catalog thumbnails from the cache. The registry was checked by the build.
+ * Copies `aso.object.json` and `representations/*` of every version byte for byte (the kernel copies, or clones
+ * where the file system can; nothing is held in memory), and the catalog thumbnails from the cache, each thumbnail
+ * once however many versions share it. The registry was checked by the build.
  */
 export async function copyPublishedFiles(registry: string, outDir: string, cache: string): Promise<{ files: number }> {
   const folders = await versionFolders(registry);
+  const thumbnails = new Map<string, Promise<void>>();
+  const copyOnce = (from: string, to: string): Promise<void> => {
+    let pending = thumbnails.get(to);
+    if (!pending) {
+      pending = mkdir(dirname(to), { recursive: true }).then(() => copyFile(from, to, constants.COPYFILE_FICLONE));
+      thumbnails.set(to, pending);
+    }
+    return pending;
+  };
   let files = 0;
-  await eachLimit(folders, availableParallelism() * 2, async (folder) => {
+  await eachLimit(folders, COPY_CONCURRENCY, async (folder) => {
     const from = join(registry, folder);
     const to = join(outDir, folder);
-    await mkdir(join(to, 'representations'), { recursive: true });
-    const reps = await readdir(join(from, 'representations'));
-    await copyFile(join(from, 'aso.object.json'), join(to, 'aso.object.json'));
-    for (const name of reps) await copyFile(join(from, 'representations', name), join(to, 'representations', name));
+    const [reps, manifestText] = await Promise.all([
+      readdir(join(from, 'representations')),
+      readFile(join(from, 'aso.object.json'), 'utf8'),
+      mkdir(join(to, 'representations'), { recursive: true }),
+    ]);
+    await Promise.all([
+      copyFile(join(from, 'aso.object.json'), join(to, 'aso.object.json'), constants.COPYFILE_FICLONE),
+      ...reps.map((name) => copyFile(join(from, 'representations', name), join(to, 'representations', name), constants.COPYFILE_FICLONE)),
+    ]);
     files += reps.length + 1;
-    const manifest = JSON.parse(await readFile(join(from, 'aso.object.json'), 'utf8')) as Manifest;
-    const source = thumbnailSource(manifest);
+    const source = thumbnailSource(JSON.parse(manifestText) as Manifest);
     if (source) {
       const thumb = await makeThumbnail(join(from, 'representations', `${source.id}.${source.format}`), source.hash, cache);
-      for (const file of [thumb.webp, thumb.jpeg]) {
-        const target = join(outDir, thumbnailSitePath(file));
-        await mkdir(dirname(target), { recursive: true });
-        await copyFile(file, target);
-      }
+      await Promise.all([thumb.webp, thumb.jpeg].map((file) => copyOnce(file, join(outDir, thumbnailSitePath(file)))));
     }
   });
   return { files };

@@ -3,14 +3,18 @@ import { lstat, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { formatBytes } from '../core/format.ts';
+import { LEDGER_FILE } from '../core/ledger.ts';
+import { latestNotRetracted, RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
 import type { World } from '../core/types.ts';
-import { latestVersion, sortHistory } from '../core/version.ts';
-import { checkVersion, parseJson, readError, type VersionCheck } from './check-version.ts';
+import { sortHistory } from '../core/version.ts';
+import { checkVersion, parseJson, readError, type GltfFileValidator, type VersionCheck } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { sha256File, type FileHasher } from './hash-file.ts';
+import { checkLedger, type KnownVersion, type LedgerState } from './ledger-check.ts';
 import { createLimit } from './limit.ts';
 import { entryKindProblem, listDir, type DirEntry } from './list-dir.ts';
 import { formatProblem, type Problem, type Registry, type RegistryVersion } from './registry-model.ts';
+import { checkRetractions } from './retraction-check.ts';
 
 export interface LoadOptions {
   /** The origin the registry is published at, e.g. `registryUrl()` from registry-url.ts. */
@@ -23,6 +27,8 @@ export interface LoadOptions {
   repoRoot?: string;
   /** How files are hashed; default `sha256File` (a cache can wrap it). */
   hashFile?: FileHasher;
+  /** How glTF files are validated once hashed; default gltf-validator on every file (a cache can key it by hash). */
+  validateGltfFile?: GltfFileValidator;
 }
 
 /** What `npm run check` and the build report. */
@@ -31,12 +37,28 @@ export interface CheckResult {
   /** One line per problem, `<file>: <pointer or "file">: <message>`. */
   problems: string[];
   summary: Registry['stats'];
+  /** The ledger's checkpoint, present when the registry keeps a ledger. */
+  ledger?: { size: number; head: string | null };
+  /** How many versions are retracted, present when some are. */
+  retracted?: number;
 }
 
 type Stats = Registry['stats'];
 
+/** What `loadRegistry` returns: the checked tree, every problem, the ledger and the retractions. */
+export interface LoadedRegistry {
+  registry: Registry;
+  problems: Problem[];
+  /** The checked `ledger.jsonl`, or null when the registry keeps none. */
+  ledger: LedgerState | null;
+  /** Retracted versions by `<id>@<version>`, from `retractions.jsonl`. */
+  retracted: Map<string, Retracted>;
+}
+
+const ROOT_ENTRIES = `objects/, worlds/, ${LEDGER_FILE} and ${RETRACTIONS_FILE}`;
+
 /** Reads and checks the registry tree at `root` (the `registry/` folder). */
-export async function loadRegistry(root: string, opts: LoadOptions): Promise<{ registry: Registry; problems: Problem[] }> {
+export async function loadRegistry(root: string, opts: LoadOptions): Promise<LoadedRegistry> {
   const rootDir = resolve(root);
   const repoRoot = resolve(opts.repoRoot ?? dirname(rootDir));
   const rel = (path: string): string => relative(repoRoot, path).split(sep).join('/') || '.';
@@ -44,26 +66,32 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<{ r
   const at = (path: string, message: string): void => void problems.push({ file: rel(path), message });
   const stats: Stats = { objects: 0, versions: 0, files: 0, bytes: 0 };
   const registry: Registry = { root: rootDir, registryUrl: opts.registryUrl, objects: [], worlds: [], stats };
+  const retracted = new Map<string, Retracted>();
+  let ledger: LedgerState | null = null;
 
   const kind = await lstat(rootDir).catch(() => null);
   if (!kind) at(rootDir, 'the registry folder does not exist');
   else if (kind.isSymbolicLink()) at(rootDir, 'is a symbolic link; the registry folder must be a plain folder');
   else if (!kind.isDirectory()) at(rootDir, 'is not a folder');
-  if (problems.length) return { registry, problems };
+  if (problems.length) return { registry, problems, ledger, retracted };
 
   const concurrency = opts.concurrency ?? availableParallelism();
   const files = createLimit(concurrency);
   const folders = createLimit(Math.max(8, concurrency * 2));
-  const ctx = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true };
+  const ctx = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}) };
 
   let objectsDir: string | undefined;
   let worldsDir: string | undefined;
+  let hasLedger = false;
+  let hasRetractions = false;
   for (const entry of (await listDir(rootDir)) ?? []) {
     const refused = entryKindProblem(entry);
     if (refused) at(entry.path, refused);
     else if (entry.kind === 'dir' && entry.name === 'objects') objectsDir = entry.path;
     else if (entry.kind === 'dir' && entry.name === 'worlds') worldsDir = entry.path;
-    else at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in the registry folder; expected only objects/ and worlds/`);
+    else if (entry.kind === 'file' && entry.name === LEDGER_FILE) hasLedger = true;
+    else if (entry.kind === 'file' && entry.name === RETRACTIONS_FILE) hasRetractions = true;
+    else at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in the registry folder; expected only ${ROOT_ENTRIES}`);
   }
 
   const objectEntries = objectsDir ? ((await listDir(objectsDir)) ?? []) : [];
@@ -76,6 +104,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<{ r
     ),
   );
   const byObject = new Map<string, RegistryVersion[]>();
+  const published: KnownVersion[] = [];
   let next = 0;
   for (const listing of listings) {
     problems.push(...listing.problems);
@@ -84,6 +113,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<{ r
       problems.push(...result.problems);
       stats.files += result.verified.files;
       stats.bytes += result.verified.bytes;
+      published.push({ id: v.id, version: v.version, ...(result.version ? { publication: result.version.publication } : {}) });
       if (!result.version) continue;
       const list = byObject.get(v.id) ?? [];
       list.push(result.version);
@@ -91,9 +121,24 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<{ r
     }
   }
 
+  if (hasLedger) {
+    const checked = await checkLedger(rootDir, published, rel);
+    problems.push(...checked.problems);
+    ledger = checked.ledger;
+  }
+  if (hasRetractions) {
+    const checked = await checkRetractions(rootDir, published, rel);
+    problems.push(...checked.problems);
+    for (const [key, r] of checked.retracted) retracted.set(key, r);
+  }
+
   for (const [id, versions] of [...byObject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const sorted = sortHistory(versions.map((v) => ({ version: v.version, createdAt: v.manifest.createdAt, v }))).map((e) => e.v);
-    registry.objects.push({ id, versions: sorted, latest: latestVersion(sorted.map((v) => v.version))! });
+    const latest = latestNotRetracted(
+      sorted.map((v) => v.version),
+      (version) => retracted.has(`${id}@${version}`),
+    );
+    registry.objects.push({ id, versions: sorted, latest: latest! });
   }
   stats.objects = registry.objects.length;
   stats.versions = registry.objects.reduce((n, o) => n + o.versions.length, 0);
@@ -125,7 +170,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<{ r
     if (found.length === 0) registry.worlds.push(parsed.value as World);
   }
 
-  return { registry, problems };
+  return { registry, problems, ledger, retracted };
 }
 
 /** A version folder found in the tree: the object and version folder names and its path. */
@@ -164,8 +209,14 @@ async function listObject(entry: DirEntry, rel: (path: string) => string): Promi
 
 /** Loads the registry and sums it up for `npm run check` and the build. */
 export async function checkRegistry(root: string, opts: LoadOptions): Promise<CheckResult> {
-  const { registry, problems } = await loadRegistry(root, opts);
-  return { ok: problems.length === 0, problems: problems.map(formatProblem), summary: registry.stats };
+  const { registry, problems, ledger, retracted } = await loadRegistry(root, opts);
+  return {
+    ok: problems.length === 0,
+    problems: problems.map(formatProblem),
+    summary: registry.stats,
+    ...(ledger ? { ledger: { size: ledger.size, head: ledger.head } } : {}),
+    ...(retracted.size ? { retracted: retracted.size } : {}),
+  };
 }
 
 /** `registry OK: 5 objects, 8 versions, 21 files, 1,234,567 bytes verified`. */

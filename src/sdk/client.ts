@@ -11,6 +11,8 @@ import { jsonEqual } from './json-equal.ts';
 import { readCatalog, readIndex, readObject, readVersion } from './read-documents.ts';
 import { get, getJson, type FetchLike } from './request.ts';
 import { createSha256 } from './sha256.ts';
+import { checkLedger, type LedgerMode } from './ledger-check.ts';
+import { LEDGER_CHECKPOINT_PATH } from '../core/ledger.ts';
 
 /** How to reach the registry. */
 export interface ClientOptions {
@@ -30,11 +32,20 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Options of `getObject` (an object, so that further checks can be added without breaking callers). */
-export type GetObjectOptions = RequestOptions;
+/** Options of `getObject`. */
+export interface GetObjectOptions extends RequestOptions {
+  /**
+   * Whether to check the version against the registry's append-only ledger (`/ledger.jsonl`):
+   * `auto` (default) when the registry publishes one, `require` always, `skip` never.
+   */
+  ledger?: LedgerMode;
+}
 
-/** A verified object version: the API document, whose `manifest` is parsed from the bytes that hash to `publication.recordHash`. */
-export type ObjectVersion = ApiVersion;
+/**
+ * A verified object version: the API document, whose `manifest` is parsed from the bytes that hash to
+ * `publication.recordHash`; `ledgerVerified` is true when the ledger vouched for that record hash.
+ */
+export type ObjectVersion = ApiVersion & { ledgerVerified: boolean };
 
 /** The client returned by {@link createClient}. Its methods may be called detached (`const { getObject } = client`). */
 export interface AsoClient {
@@ -126,7 +137,10 @@ export function createClient(options: ClientOptions): AsoClient {
     let listed: ApiVersionSummary | undefined;
     if (!isExactVersion(version)) {
       const object = await fetchObject(id, signal);
-      const published = object.versions.map((v) => v.version);
+      // A retracted version stays readable by its exact number, but `latest` and ranges skip it.
+      // (unless every version is retracted, as the site's `latest` does).
+      const active = object.versions.filter((v) => !v.retracted);
+      const published = (active.length ? active : object.versions).map((v) => v.version);
       const found = resolveVersion(published, version);
       if (!found) {
         throw new NotFoundError(apiUrl(apiPaths.object(id)), `object "${id}" has no version matching "${version}" (published: ${published.join(', ') || 'none'})`);
@@ -149,7 +163,13 @@ export function createClient(options: ClientOptions): AsoClient {
     if (!jsonEqual(manifest, doc.manifest)) {
       throw new InvalidResponseError(url, '/manifest', `differs from the verified manifest at ${doc.manifestUrl}`);
     }
-    return { ...doc, manifest: manifest as Manifest };
+    const ledgerVerified = await checkLedger(doc, opts.ledger ?? 'auto', {
+      fetch: fetchFn,
+      checkpointUrl: apiUrl(LEDGER_CHECKPOINT_PATH),
+      resolveUrl: (u) => resolveUrl(u, { signal }),
+      signal,
+    });
+    return { ...doc, manifest: manifest as Manifest, ledgerVerified };
   }
 
   /** Fetches the manifest's own bytes, checks them against the record hash, and parses them. */

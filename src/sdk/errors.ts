@@ -1,7 +1,7 @@
 /** The errors the SDK throws: a caller tells them apart with `instanceof` or by `code`. */
 
 /** What kind of failure an {@link AsoSdkError} is. */
-export type AsoSdkErrorCode = 'not_found' | 'network' | 'invalid_response' | 'integrity';
+export type AsoSdkErrorCode = 'not_found' | 'network' | 'invalid_response' | 'integrity' | 'ledger';
 
 /** The base of every error the SDK throws about the registry (bad arguments throw a plain `TypeError`). */
 export class AsoSdkError extends Error {
@@ -68,4 +68,12 @@ export class IntegrityError extends AsoSdkError {
 
 function describe(facts: IntegrityFacts): string {
   return facts.byteLength === undefined ? facts.hash : `${facts.byteLength} bytes ${facts.hash}`;
+}
+
+/** The published ledger does not vouch for a version: broken chain, checkpoint mismatch, or no line with its record hash. */
+export class LedgerError extends AsoSdkError {
+  constructor(url: string, message: string) {
+    super('ledger', url, `ledger check failed: ${message}`);
+    this.name = 'LedgerError';
+  }
 }

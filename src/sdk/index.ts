@@ -6,11 +6,13 @@ export { createClient } from './client.ts';
 export type { AsoClient, ClientOptions, GetObjectOptions, ObjectVersion, RequestOptions } from './client.ts';
 export type { IntegrityCheck, IntegrityTarget } from './check-integrity.ts';
 export type { FetchLike } from './request.ts';
-export { AsoSdkError, IntegrityError, InvalidResponseError, NetworkError, NotFoundError } from './errors.ts';
+export { AsoSdkError, IntegrityError, InvalidResponseError, LedgerError, NetworkError, NotFoundError } from './errors.ts';
+export type { LedgerMode } from './ledger-check.ts';
 export type { AsoSdkErrorCode, IntegrityFacts } from './errors.ts';
 export type {
   ApiCatalog,
   ApiIndex,
+  ApiLedgerCheckpoint,
   ApiObject,
   ApiObjectSummary,
   ApiRepresentation,

@@ -1,0 +1,79 @@
+/** The ledger rules of `npm run check` and the build: a valid chain, exactly one matching line per version, no line without a version. */
+import { join } from 'node:path';
+import { LEDGER_FILE, verifyLedger, type LedgerEntry } from '../core/ledger.ts';
+import { versionDir } from '../core/paths.ts';
+import type { PublicationRecord } from '../core/types.ts';
+import { PUBLICATION_FILE } from './check-version.ts';
+import { readOptionalText } from './ledger-file.ts';
+import type { Problem } from './registry-model.ts';
+
+/** A version folder found in the tree, with its publication record when that was well-formed. */
+export interface KnownVersion {
+  id: string;
+  version: string;
+  publication?: PublicationRecord;
+}
+
+/** The checked ledger: its entries, size and head. */
+export interface LedgerState {
+  entries: LedgerEntry[];
+  size: number;
+  head: string | null;
+}
+
+/** Problems of `registry/ledger.jsonl` against the versions of the tree; `ledger` is null when there is no ledger file. */
+export async function checkLedger(
+  registryRoot: string,
+  known: readonly KnownVersion[],
+  rel: (path: string) => string,
+): Promise<{ problems: Problem[]; ledger: LedgerState | null }> {
+  const path = join(registryRoot, LEDGER_FILE);
+  const file = rel(path);
+  const problems: Problem[] = [];
+  const at = (line: number | null, message: string): void =>
+    void problems.push({ file, ...(line !== null ? { pointer: `line ${line}` } : {}), message });
+  let text: string | null;
+  try {
+    text = await readOptionalText(path);
+  } catch (error) {
+    at(null, (error as Error).message.replace(`${path} `, ''));
+    return { problems, ledger: null };
+  }
+  if (text === null) return { problems, ledger: null };
+
+  const verified = await verifyLedger(text);
+  for (const p of verified.problems) at(p.line, p.message);
+  const byKey = new Map<string, LedgerEntry[]>();
+  for (const e of verified.entries) {
+    const key = `${e.id}@${e.version}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), e]);
+  }
+  const folders = new Set(known.map((v) => `${v.id}@${v.version}`));
+
+  for (const v of known) {
+    const key = `${v.id}@${v.version}`;
+    const lines = byKey.get(key) ?? [];
+    const pubFile = rel(join(registryRoot, ...versionDir(v.id, v.version).split('/'), PUBLICATION_FILE));
+    if (lines.length === 0) {
+      at(null, `${key} has no line, but ${pubFile} says it is published; append one with: npx tsx scripts/ledger.ts append ${key}`);
+      continue;
+    }
+    const pub = v.publication;
+    if (!pub) continue;
+    for (const e of lines) {
+      if (e.recordHash !== pub.recordHash) {
+        at(e.seq, `(${key}) recordHash ${e.recordHash} is not the record hash in ${pubFile} (${pub.recordHash}): the published manifest was changed`);
+      }
+      if (e.publicationId !== pub.publicationId) at(e.seq, `(${key}) publicationId ${e.publicationId} is not the one in ${pubFile} (${pub.publicationId})`);
+      if (e.publishedAt !== pub.publishedAt) at(e.seq, `(${key}) publishedAt ${e.publishedAt} is not the one in ${pubFile} (${pub.publishedAt})`);
+    }
+  }
+  for (const e of verified.entries) {
+    const key = `${e.id}@${e.version}`;
+    if (!folders.has(key)) {
+      const dir = rel(join(registryRoot, ...versionDir(e.id, e.version).split('/')));
+      at(e.seq, `(${key}) has no version folder (${dir} is missing): a published version is never removed; retract it in retractions.jsonl instead`);
+    }
+  }
+  return { problems, ledger: { entries: verified.entries, size: verified.entries.length, head: verified.head } };
+}

@@ -1,0 +1,138 @@
+/** Reading and appending `registry/ledger.jsonl` on disk: what publishers, the submit script and the build use. */
+import { lstat, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  appendToLedger,
+  LEDGER_FILE,
+  ledgerFrom,
+  verifyLedger,
+  type LedgerCheckpoint,
+  type LedgerEntry,
+  type LedgerPublication,
+} from '../core/ledger.ts';
+import { versionDir } from '../core/paths.ts';
+import { sriOf } from '../core/sri.ts';
+import type { PublicationRecord } from '../core/types.ts';
+import { MANIFEST_FILE, PUBLICATION_FILE } from './check-version.ts';
+
+/** Absolute path of the ledger of the registry folder `registryRoot`. */
+export function ledgerPath(registryRoot: string): string {
+  return join(registryRoot, LEDGER_FILE);
+}
+
+/** The text of a file, or null when it does not exist; throws when it is a link or not a plain file. */
+export async function readOptionalText(path: string): Promise<string | null> {
+  const kind = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (!kind) return null;
+  if (kind.isSymbolicLink()) throw new Error(`${path} is a symbolic link; the registry holds only plain files and folders`);
+  if (!kind.isFile()) throw new Error(`${path} is not a plain file`);
+  return readFile(path, 'utf8');
+}
+
+/** Writes a file through a temporary sibling and a rename, so a reader never sees half of it. */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    await writeFile(tmp, text);
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `task` after every earlier task on the same file in this process has finished. */
+export function serialized<T>(path: string, task: () => Promise<T>): Promise<T> {
+  const run = (queues.get(path) ?? Promise.resolve()).then(task, task);
+  queues.set(
+    path,
+    run.catch(() => {}),
+  );
+  return run;
+}
+
+/**
+ * Appends one publication to `registry/ledger.jsonl` and returns its line. Refuses, naming the file, when the ledger
+ * is broken or already holds the version or publication. A registry without a ledger starts one: every version
+ * already in the tree first, oldest publication first, then this one.
+ */
+export function appendLedgerEntry(registryRoot: string, publication: LedgerPublication): Promise<LedgerEntry> {
+  const path = ledgerPath(registryRoot);
+  const key = (p: LedgerPublication): string => `${p.id}@${p.version}`;
+  return serialized(path, async () => {
+    const text = await readOptionalText(path);
+    let next: string;
+    try {
+      if (text !== null) next = await appendToLedger(text, publication);
+      else {
+        const earlier = (await allPublications(registryRoot)).filter((p) => key(p) !== key(publication));
+        next = await appendToLedger(await ledgerFrom(earlier), publication);
+      }
+    } catch (error) {
+      throw new Error(`${path}: ${(error as Error).message}`);
+    }
+    await writeFileAtomic(path, next);
+    const { entries } = await verifyLedger(next);
+    return entries.at(-1)!;
+  });
+}
+
+/** The publication of every version folder of the registry, oldest first (ties by `<id>@<version>`). */
+export async function allPublications(registryRoot: string): Promise<LedgerPublication[]> {
+  const out: LedgerPublication[] = [];
+  const objects = join(registryRoot, 'objects');
+  for (const id of (await readdir(objects).catch(() => [])).sort()) {
+    for (const version of (await readdir(join(objects, id, 'versions')).catch(() => [])).sort()) {
+      out.push(await publicationOf(registryRoot, id, version));
+    }
+  }
+  const key = (p: LedgerPublication): string => `${p.id}@${p.version}`;
+  return out.sort((a, b) => Date.parse(a.publishedAt) - Date.parse(b.publishedAt) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * The ledger publication of a version folder, read from its `publication.json`, after checking that the record
+ * hash is the hash of the exact bytes of its `aso.object.json`.
+ */
+export async function publicationOf(registryRoot: string, id: string, version: string): Promise<LedgerPublication> {
+  const dir = join(registryRoot, ...versionDir(id, version).split('/'));
+  const pubFile = join(dir, PUBLICATION_FILE);
+  const manifestFile = join(dir, MANIFEST_FILE);
+  const [pubText, manifestBytes] = await Promise.all([
+    readFile(pubFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
+      throw new Error(e.code === 'ENOENT' ? `${pubFile}: is missing; ${id}@${version} is not a published version` : `${pubFile}: ${e.message}`);
+    }),
+    readFile(manifestFile).catch((e: NodeJS.ErrnoException) => {
+      throw new Error(e.code === 'ENOENT' ? `${manifestFile}: is missing` : `${manifestFile}: ${e.message}`);
+    }),
+  ]);
+  let pub: Partial<PublicationRecord>;
+  try {
+    pub = JSON.parse(pubText) as Partial<PublicationRecord>;
+  } catch (error) {
+    throw new Error(`${pubFile}: is not valid JSON: ${(error as Error).message}`);
+  }
+  for (const key of ['publicationId', 'publishedAt', 'recordHash'] as const) {
+    if (typeof pub[key] !== 'string') throw new Error(`${pubFile}: ${key} must be a string`);
+  }
+  const actual = await sriOf(new Uint8Array(manifestBytes));
+  if (actual !== pub.recordHash) {
+    throw new Error(`${pubFile}: recordHash ${pub.recordHash} is not the hash of ${MANIFEST_FILE} (${actual})`);
+  }
+  return { publicationId: pub.publicationId!, id, version, recordHash: pub.recordHash!, publishedAt: pub.publishedAt! };
+}
+
+/** The checkpoint of the registry's ledger (size 0, head null when there is none); throws when the ledger is broken. */
+export async function readLedgerCheckpoint(registryRoot: string): Promise<LedgerCheckpoint> {
+  const path = ledgerPath(registryRoot);
+  const text = await readOptionalText(path);
+  if (text === null) return { size: 0, head: null };
+  const { entries, problems, head } = await verifyLedger(text);
+  if (problems.length) throw new Error(`${path}: line ${problems[0]!.line}: ${problems[0]!.message}`);
+  return { size: entries.length, head };
+}
