@@ -16,6 +16,7 @@ import {
 } from '../../src/sdk/index.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { REGISTRY_URL, writeFixtureSite, type FixtureSite } from './support/fixture-site.ts';
+import { rejection } from './support/rejection.ts';
 
 let site: FixtureSite;
 let server: StaticServer;
@@ -46,15 +47,6 @@ function replace(pathname: string, body: Uint8Array | string, status = 200, type
 async function versionDoc(id: string, version: string): Promise<ApiVersion> {
   const response = await fetch(`${server.origin}/api/v1/objects/${id}/versions/${version}.json`);
   return (await response.json()) as ApiVersion;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 describe('getObject', () => {

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createClient, LedgerError } from '../../src/sdk/index.ts';
 import { siteDir } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { rejection } from './support/rejection.ts';
 
 let server: StaticServer;
 let ledger: string;
@@ -24,15 +25,6 @@ afterEach(() => server.setOverride(undefined));
 /** Serves `text` as /ledger.jsonl and leaves the checkpoint as published. */
 function serveLedger(text: string): void {
   server.setOverride((path) => (path === '/ledger.jsonl' ? { body: text, type: 'application/jsonl' } : undefined));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 it('verifies every version against the published ledger by default', async () => {

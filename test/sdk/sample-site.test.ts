@@ -8,6 +8,7 @@ import { createClient, InvalidResponseError, NotFoundError, type AsoClient, type
 import { repoRoot } from '../support/build-site.ts';
 import { siteDir } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { rejection } from './support/rejection.ts';
 
 let dist: string;
 let server: StaticServer;
@@ -17,15 +18,6 @@ const published = new Map<string, string[]>();
 
 function sri(bytes: Uint8Array): string {
   return `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 beforeAll(async () => {
