@@ -1,7 +1,8 @@
 /** Builds the site with the real Astro CLI into a folder of the caller's choosing. */
 import { spawn } from 'node:child_process';
+import { symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -15,14 +16,29 @@ export interface BuildResult {
   stderr: string;
 }
 
-/** Runs `astro build --outDir <outDir>` with the registry folder and registry URL given. */
-export function buildSite(opts: { outDir: string; registryDir?: string; registryUrl?: string; cacheDir?: string }): Promise<BuildResult> {
+/**
+ * Runs `astro build --outDir <outDir>` with the registry folder and registry URL given. The build runs
+ * in the folder that holds `outDir`: Astro keeps its intermediate files inside the output folder only
+ * when that is under the working directory, so builds of several tests never share them. A folder outside
+ * the project gets a link to the project's node_modules, so that the bundled pages find their packages.
+ */
+export async function buildSite(opts: { outDir: string; registryDir?: string; registryUrl?: string; cacheDir?: string }): Promise<BuildResult> {
+  const work = dirname(opts.outDir);
+  const fromRepo = relative(repoRoot, work);
+  if (fromRepo.startsWith('..') || isAbsolute(fromRepo)) {
+    await symlink(join(repoRoot, 'node_modules'), join(work, 'node_modules'), 'dir').catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
   const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
-  if (opts.registryDir) env.ASO_REGISTRY_DIR = opts.registryDir;
+  env.ASO_REGISTRY_DIR = opts.registryDir ?? join(repoRoot, 'registry');
   if (opts.registryUrl) env.REGISTRY_URL = opts.registryUrl;
-  if (opts.cacheDir) env.ASO_CACHE_DIR = opts.cacheDir;
+  env.ASO_CACHE_DIR = opts.cacheDir ?? join(work, 'cache');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, 'build', '--outDir', opts.outDir], { cwd: repoRoot, env });
+    const child = spawn(process.execPath, [astroBin, 'build', '--root', repoRoot, '--outDir', opts.outDir], {
+      cwd: work,
+      env,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,0 +1,234 @@
+/** `npm run bench`: builds synthetic registries of several sizes with the real Astro CLI and measures the build. */
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { versionDir } from '../core/paths.ts';
+import { DEFAULT_REGISTRY_URL } from '../registry/registry-url.ts';
+import { measureHashThroughput, type HashThroughput } from './hash-throughput.ts';
+import { measureProcess, type ProcessRun } from './measure-process.ts';
+import { folderSize, recordPageWeight, type PageWeight } from './page-weight.ts';
+import { addSyntheticVersion, makeAssets, syntheticVersion, writeSyntheticRegistry } from './synthetic-registry.ts';
+
+/** The folder that holds package.json and astro.config.mjs. */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Options of `runBench`. */
+export interface BenchOptions {
+  /** Registry sizes in object versions; default 100, 1,000 and 10,000. */
+  sizes?: number[];
+  /** Size of the file hashed for the throughput figure; default 512 MiB. */
+  hashBytes?: number;
+  /** Where the synthetic registries, caches and sites go; default a new folder in the system's temporary folder. */
+  workDir?: string;
+  /** Keep the work folder afterwards (to look at the sites). */
+  keep?: boolean;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+/** The figures for one registry size. */
+export interface SizeResult {
+  versions: number;
+  objects: number;
+  /** Writing the synthetic registry (not part of any target). */
+  generateMs: number;
+  /** `npm run check` on the registry (no cache). */
+  checkMs: number;
+  /** `astro build` with empty caches: the full check, every page, the published bytes. */
+  fullBuildMs: number;
+  /** The same build again, nothing changed. */
+  rebuildMs: number;
+  /** The build again after one more version was added (and appended to the ledger). */
+  addOneMs: number;
+  /** The highest peak RSS of the build's process tree over the three builds, in bytes. */
+  peakRssBytes: number | null;
+  dist: { bytes: number; files: number };
+  recordPage: PageWeight;
+}
+
+/** What `npm run bench` writes to `bench/results.json`. */
+export interface BenchResults {
+  date: string;
+  machine: { cpus: number; cpuModel: string; memoryBytes: number; node: string; platform: string };
+  note: string;
+  sizes: SizeResult[];
+  hashing: HashThroughput;
+  targets: TargetCheck[];
+}
+
+/** One target of the issue and whether the run met it. */
+export interface TargetCheck {
+  target: string;
+  actual: string;
+  ok: boolean;
+}
+
+export const DEFAULT_SIZES = [100, 1000, 10000];
+
+const require = createRequire(import.meta.url);
+
+/** Runs `astro build` for a registry in a child process; throws with its output when it fails. */
+async function astroBuild(registry: string, cache: string, outDir: string): Promise<ProcessRun> {
+  const astro = join(dirname(require.resolve('astro/package.json')), 'astro.js');
+  const env: NodeJS.ProcessEnv = { ...process.env, ASO_REGISTRY_DIR: registry, ASO_CACHE_DIR: cache, ASTRO_TELEMETRY_DISABLED: '1', REGISTRY_URL: DEFAULT_REGISTRY_URL };
+  // Astro puts a static build's intermediate server bundle in `<cwd>/.astro/` when the output folder lies outside
+  // the working folder, so builds started from the project folder at the same time overwrite each other's bundles.
+  // Working from the output's own parent keeps that bundle inside the output folder, where Astro removes it
+  // (`runBench` links the project's node_modules into the work folder so that the bundle finds its packages).
+  const run = await measureProcess(process.execPath, [astro, 'build', '--root', REPO_ROOT, '--outDir', outDir], { cwd: dirname(outDir), env });
+  if (run.code !== 0) throw new Error(`astro build of ${registry} failed (exit ${run.code}):\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  return run;
+}
+
+/** Runs `npm run check` (scripts/check.ts) on a registry; throws when it fails. */
+async function check(registry: string): Promise<ProcessRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, REGISTRY_URL: DEFAULT_REGISTRY_URL };
+  const run = await measureProcess(process.execPath, ['--import', 'tsx', join('scripts', 'check.ts'), '--registry', registry], { cwd: REPO_ROOT, env });
+  if (run.code !== 0) throw new Error(`npm run check on ${registry} failed (exit ${run.code}):\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+  return run;
+}
+
+/** Measures one registry size in `dir`. */
+async function benchSize(dir: string, versions: number, log: (line: string) => void): Promise<SizeResult> {
+  const registry = join(dir, 'registry');
+  const cache = join(dir, 'cache');
+  const outDir = join(dir, 'dist');
+  const assets = await makeAssets();
+  let t = performance.now();
+  await writeSyntheticRegistry(registry, versions, { registryUrl: DEFAULT_REGISTRY_URL, assets });
+  const generateMs = performance.now() - t;
+  log(`${versions} versions: registry written in ${seconds(generateMs)}`);
+  const checked = await check(registry);
+  log(`${versions} versions: npm run check ${seconds(checked.ms)}`);
+  const full = await astroBuild(registry, cache, outDir);
+  log(`${versions} versions: full build ${seconds(full.ms)}, peak RSS ${megabytes(full.peakRssBytes)}`);
+  const dist = await folderSize(outDir);
+  const first = syntheticVersion(0);
+  const recordPage = await recordPageWeight(outDir, join(outDir, ...versionDir(first.id, first.version).split('/'), 'index.html'));
+  const again = await astroBuild(registry, cache, outDir);
+  log(`${versions} versions: rebuild, nothing changed ${seconds(again.ms)}`);
+  await addSyntheticVersion(registry, versions, { registryUrl: DEFAULT_REGISTRY_URL, assets });
+  const added = await astroBuild(registry, cache, outDir);
+  log(`${versions} versions: rebuild after adding one version ${seconds(added.ms)}`);
+  const peaks = [full, again, added].map((r) => r.peakRssBytes).filter((n): n is number => n !== null);
+  return {
+    versions,
+    objects: Math.ceil(versions / 5),
+    generateMs,
+    checkMs: checked.ms,
+    fullBuildMs: full.ms,
+    rebuildMs: again.ms,
+    addOneMs: added.ms,
+    peakRssBytes: peaks.length ? Math.max(...peaks) : null,
+    dist,
+    recordPage,
+  };
+}
+
+/** The issue's targets, judged on the largest size measured (the 10,000 figures when that size ran). */
+export function judgeTargets(sizes: SizeResult[], hashing: HashThroughput): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  const big = [...sizes].sort((a, b) => b.versions - a.versions)[0];
+  if (big) {
+    const at = `${big.versions.toLocaleString('en-US')} versions`;
+    out.push({ target: `full build <= 30 s (${at})`, actual: seconds(big.fullBuildMs), ok: big.fullBuildMs <= 30_000 });
+    out.push({ target: `peak RSS <= 1 GB (${at})`, actual: megabytes(big.peakRssBytes), ok: big.peakRssBytes !== null && big.peakRssBytes <= 1e9 });
+    const ratio = big.rebuildMs / big.fullBuildMs;
+    out.push({ target: `rebuild, nothing changed <= 60% of the full build (${at})`, actual: `${Math.round(ratio * 100)}%`, ok: ratio <= 0.6 });
+    out.push({ target: 'record page HTML <= 50 KB', actual: kilobytes(big.recordPage.html.bytes), ok: big.recordPage.html.bytes <= 50_000 });
+    out.push({
+      target: 'JavaScript before the viewer loads a mesh <= 20 KB',
+      actual: `${kilobytes(big.recordPage.initialJs.bytes)} (${kilobytes(big.recordPage.initialJs.gzipBytes)} gzip)`,
+      ok: big.recordPage.initialJs.bytes <= 20_000,
+    });
+  }
+  out.push({ target: "hashing >= 0.8 of Node's in-memory SHA-256", actual: hashing.ratio.toFixed(2), ok: hashing.ratio >= 0.8 });
+  return out;
+}
+
+/** Runs every size, then the hashing figure, and returns the results (nothing is printed but `log` lines). */
+export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
+  const sizes = opts.sizes ?? DEFAULT_SIZES;
+  const log = opts.log ?? ((): void => {});
+  const work = opts.workDir ?? (await mkdtemp(join(tmpdir(), 'aso-bench-')));
+  const results: SizeResult[] = [];
+  const modules = join(work, 'node_modules');
+  try {
+    await symlink(join(REPO_ROOT, 'node_modules'), modules, 'dir').catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    for (const size of sizes) {
+      const dir = join(work, `registry-${size}`);
+      await mkdir(dir, { recursive: true });
+      results.push(await benchSize(dir, size, log));
+      if (!opts.keep) await rm(dir, { recursive: true, force: true });
+    }
+    const hashing = await measureHashThroughput(work, opts.hashBytes ?? 512 * 1024 * 1024);
+    log(`hashing: ${rate(hashing.fileRate)} from disk, ${rate(hashing.memoryRate)} in memory`);
+    const cpu = cpus();
+    return {
+      date: new Date().toISOString(),
+      machine: { cpus: availableParallelism(), cpuModel: cpu[0]?.model.trim() ?? 'unknown', memoryBytes: totalmem(), node: process.version, platform: `${process.platform} ${process.arch}` },
+      note: 'Wall times of single runs on a shared machine: expect a few percent of noise, more when other work runs at the same time.',
+      sizes: results,
+      hashing,
+      targets: judgeTargets(results, hashing),
+    };
+  } finally {
+    // `rm` removes the link itself, never the project's packages behind it.
+    if (!opts.keep && !opts.workDir) await rm(work, { recursive: true, force: true });
+    else if (!opts.keep) await rm(modules, { force: true });
+  }
+}
+
+/** `12.3 s`. */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** `123 MB` (10^6 bytes), or `n/a`. */
+export function megabytes(bytes: number | null): string {
+  return bytes === null ? 'n/a' : `${(bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0)} MB`;
+}
+
+/** `12.3 KB` (10^3 bytes). */
+export function kilobytes(bytes: number): string {
+  return `${(bytes / 1e3).toFixed(1)} KB`;
+}
+
+/** `1.52 GB/s`. */
+export function rate(bytesPerSecond: number): string {
+  return `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
+}
+
+/** The results as a markdown table, then the hashing figure and the targets. */
+export function formatResults(r: BenchResults): string {
+  const head = ['versions', 'check', 'full build', 'rebuild (same)', 'rebuild (+1)', 'rebuild/full', 'peak RSS', 'dist/', 'record page', 'JS before viewer'];
+  const rows = r.sizes.map((s) => [
+    s.versions.toLocaleString('en-US'),
+    seconds(s.checkMs),
+    seconds(s.fullBuildMs),
+    seconds(s.rebuildMs),
+    seconds(s.addOneMs),
+    `${Math.round((s.rebuildMs / s.fullBuildMs) * 100)}%`,
+    megabytes(s.peakRssBytes),
+    `${megabytes(s.dist.bytes)} (${s.dist.files.toLocaleString('en-US')} files)`,
+    kilobytes(s.recordPage.html.bytes),
+    `${kilobytes(s.recordPage.initialJs.bytes)} (${kilobytes(s.recordPage.initialJs.gzipBytes)} gz)`,
+  ]);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  const h = r.hashing;
+  return [
+    `${r.date.slice(0, 10)}, ${r.machine.cpus} cores (${r.machine.cpuModel}), Node ${r.machine.node}`,
+    '',
+    line(head),
+    line(head.map(() => '---')),
+    ...rows.map(line),
+    '',
+    `Hashing ${megabytes(h.bytes)}: ${rate(h.fileRate)} streamed from a file, ${rate(h.memoryRate)} with crypto in memory, ratio ${h.ratio.toFixed(2)}`,
+    '',
+    ...r.targets.map((t) => `- [${t.ok ? 'x' : ' '}] ${t.target}: ${t.actual}`),
+  ].join('\n');
+}

@@ -1,0 +1,244 @@
+/** A client of the image-to-3D job API (DESIGN §7): retries with backoff, validates every answer, verifies assets. */
+import { createHash } from 'node:crypto';
+import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep, type BackoffOptions } from './backoff.ts';
+import { JobApiError, unauthorizedMessage } from './job-api-error.ts';
+import { parseJob, parseModelList, type ApiJob, type ApiModel } from './job-json.ts';
+
+/** How the client talks to the API. */
+export interface JobClientOptions {
+  /** The API origin, e.g. `http://127.0.0.1:8787` (paths start with `/v1`). */
+  baseUrl: string;
+  apiKey: string;
+  /** Attempts after the first for 5xx, 429, network errors and unreadable answers; default 4. */
+  retries?: number;
+  backoff?: BackoffOptions;
+  /** The longest `Retry-After` honoured, in milliseconds; default 60 s. */
+  maxRetryAfterMs?: number;
+  /** Time allowed for one request, in milliseconds; default 30 s. */
+  requestTimeoutMs?: number;
+  /** The largest asset accepted, in bytes; default 512 MiB. */
+  maxAssetBytes?: number;
+  /** Aborts every request and wait. */
+  signal?: AbortSignal;
+  /** Told before each retry. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+/** What to send for a new job: an image file (multipart upload) or a URL the API fetches. */
+export type CreateJob =
+  | { model: string; image: { bytes: Uint8Array; filename: string }; imageUrl?: undefined; idempotencyKey?: string }
+  | { model: string; imageUrl: string; image?: undefined; idempotencyKey?: string };
+
+/** A downloaded asset whose length and SHA-256 matched what the API declared. */
+export interface VerifiedAsset {
+  bytes: Uint8Array;
+  /** Lowercase hex SHA-256. */
+  sha256: string;
+  mediaType: string | null;
+}
+
+/** Something went wrong that another attempt may fix. */
+class Retryable extends Error {
+  constructor(
+    readonly kind: 'http' | 'network' | 'garbage',
+    message: string,
+    readonly waitMs?: number,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads a JSON error body `{ error: { code, message } }`, or undefined. */
+function apiError(text: string): { code: string; message: string } | undefined {
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof body.error?.code === 'string' && typeof body.error.message === 'string') return { code: body.error.code, message: body.error.message };
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+/** A short, printable excerpt of an unexpected body. */
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 80)}...` : flat || '(empty body)';
+}
+
+/** The job API client. */
+export class JobClient {
+  readonly baseUrl: string;
+  private readonly options: JobClientOptions;
+
+  constructor(options: JobClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new JobApiError('http', `the job API URL "${options.baseUrl}" is not an absolute URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JobApiError('http', `the job API URL "${options.baseUrl}" must use http or https`);
+    // Paths start with /v1: a base URL given with it (`https://host/v1`) means the same API.
+    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '')}`;
+    this.options = options;
+  }
+
+  /** `GET /v1/models`: the catalog. */
+  async listModels(): Promise<ApiModel[]> {
+    return this.requestJson('GET', '/v1/models', undefined, parseModelList, 'the model list');
+  }
+
+  /** `POST /v1/jobs`: submits a job and returns it as the API accepted it (`202`). */
+  async createJob(request: CreateJob): Promise<ApiJob> {
+    const headers: Record<string, string> = {};
+    if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
+    const body = (): BodyInit => {
+      if (!request.image) {
+        headers['content-type'] = 'application/json';
+        return JSON.stringify({ model: request.model, image_url: request.imageUrl });
+      }
+      const form = new FormData();
+      form.set('model', request.model);
+      form.set('image', new Blob([request.image.bytes as Uint8Array<ArrayBuffer>]), request.image.filename);
+      return form;
+    };
+    return this.requestJson('POST', '/v1/jobs', { body, headers }, parseJob, 'the created job');
+  }
+
+  /** `GET /v1/jobs/{id}`. */
+  async getJob(id: string): Promise<ApiJob> {
+    return this.requestJson('GET', `/v1/jobs/${encodeURIComponent(id)}`, undefined, parseJob, `job ${id}`);
+  }
+
+  /** The URL of a job on this API. */
+  jobUrl(id: string): string {
+    return `${this.baseUrl}/v1/jobs/${encodeURIComponent(id)}`;
+  }
+
+  /**
+   * Downloads a succeeded job's asset and checks its length against `Content-Length` and the job's
+   * `asset.byte_length`, and its SHA-256 against `X-Content-SHA256` and the job's `asset.sha256`.
+   */
+  async downloadAsset(job: ApiJob): Promise<VerifiedAsset> {
+    if (job.status !== 'succeeded' || !job.download_url) throw new JobApiError('garbage', `job ${job.id} is ${job.status} and has no download_url`);
+    let target: URL;
+    try {
+      target = new URL(job.download_url, `${this.baseUrl}/`);
+    } catch {
+      throw new JobApiError('garbage', `job ${job.id}: download_url "${job.download_url}" is not a URL`);
+    }
+    // The key goes only to the API's own origin, never to a storage host it redirects to.
+    const sameOrigin = target.origin === new URL(this.baseUrl).origin;
+    const max = this.options.maxAssetBytes ?? 512 * 1024 * 1024;
+    return this.attempt(`the asset of job ${job.id}`, async (signal) => {
+      const res = await fetch(target, { headers: sameOrigin ? this.auth() : {}, signal });
+      if (!res.ok) {
+        const text = await res.text().catch(() => '');
+        throw this.statusError(res, text, `downloading the asset of job ${job.id}`);
+      }
+      const declared = res.headers.get('content-length');
+      const length = declared === null ? undefined : Number(declared);
+      if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) throw new Retryable('garbage', `the asset's Content-Length "${declared}" is not a byte count`);
+      if (length !== undefined && length > max) throw new JobApiError('integrity', `the asset of job ${job.id} has ${length} bytes; the limit is ${max}`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (length !== undefined && bytes.length !== length) {
+        throw new Retryable('garbage', `the asset of job ${job.id} ended after ${bytes.length} of ${length} bytes (Content-Length)`);
+      }
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const header = res.headers.get('x-content-sha256')?.trim().toLowerCase();
+      const expectedHash = header ?? job.asset?.sha256;
+      if (!expectedHash) throw new JobApiError('integrity', `the asset of job ${job.id} came without an X-Content-SHA256 header, and the job declares no asset.sha256`);
+      if (sha256 !== expectedHash) {
+        throw new JobApiError('integrity', `the asset of job ${job.id} does not match its declared SHA-256: expected ${expectedHash}, actual ${sha256}`);
+      }
+      if (job.asset && job.asset.sha256 !== sha256) {
+        throw new JobApiError('integrity', `the asset of job ${job.id} does not match the job's asset.sha256: expected ${job.asset.sha256}, actual ${sha256}`);
+      }
+      if (job.asset && job.asset.byte_length !== bytes.length) {
+        throw new JobApiError('integrity', `the asset of job ${job.id} has ${bytes.length} bytes; the job declares asset.byte_length ${job.asset.byte_length}`);
+      }
+      return { bytes, sha256, mediaType: res.headers.get('content-type') };
+    });
+  }
+
+  private auth(): Record<string, string> {
+    return { authorization: `Bearer ${this.options.apiKey}` };
+  }
+
+  /** One JSON call, retried; `parse` returns the value or a reason the body is not what was expected. */
+  private requestJson<T>(
+    method: string,
+    path: string,
+    send: { body: () => BodyInit; headers: Record<string, string> } | undefined,
+    parse: (value: unknown) => T | string,
+    what: string,
+  ): Promise<T> {
+    return this.attempt(what, async (signal) => {
+      const body = send?.body();
+      const res = await fetch(`${this.baseUrl}${path}`, { method, headers: { accept: 'application/json', ...this.auth(), ...send?.headers }, body, signal });
+      const text = await res.text();
+      if (!res.ok) throw this.statusError(res, text, `${method} ${path}`);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new Retryable('garbage', `${method} ${path} answered ${res.status} with a body that is not JSON: ${excerpt(text)}`);
+      }
+      const parsed = parse(value);
+      if (typeof parsed === 'string') throw new Retryable('garbage', `${method} ${path} answered with ${what} that is not as documented: ${parsed}`);
+      return parsed;
+    });
+  }
+
+  /** The error for a response with an error status: retryable for 429 and 5xx, final otherwise. */
+  private statusError(res: Response, text: string, action: string): Error {
+    const err = apiError(text);
+    const detail = err ? `${err.code}: ${err.message}` : excerpt(text);
+    if (res.status === 429 || res.status >= 500) {
+      return new Retryable('http', `${action} answered ${res.status} (${detail})`, retryAfterMs(res.headers.get('retry-after')), res.status, err?.code);
+    }
+    if (res.status === 401) return new JobApiError('http', unauthorizedMessage(err?.message ?? excerpt(text)), 401, err?.code);
+    return new JobApiError('http', `${action} answered ${res.status} (${detail})`, res.status, err?.code);
+  }
+
+  /** Runs `call` until it succeeds, fails for good, or the retries run out. */
+  private async attempt<T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const retries = this.options.retries ?? 4;
+    const backoff = this.options.backoff ?? RETRY_BACKOFF;
+    const outer = this.options.signal;
+    for (let attempt = 0; ; attempt++) {
+      if (outer?.aborted) throw new JobApiError('aborted', `interrupted while waiting for ${what}`);
+      const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 30_000);
+      const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+      let failure: Retryable;
+      try {
+        return await call(signal);
+      } catch (error) {
+        if (outer?.aborted) throw new JobApiError('aborted', `interrupted while waiting for ${what}`);
+        if (error instanceof JobApiError) throw error;
+        if (error instanceof Retryable) failure = error;
+        else if (timeout.aborted) failure = new Retryable('network', `no answer for ${what} within ${this.options.requestTimeoutMs ?? 30_000} ms`);
+        else failure = new Retryable('network', `cannot reach the job API at ${this.baseUrl} (${networkReason(error)})`);
+      }
+      if (attempt >= retries) {
+        const tries = `${attempt + 1} attempt${attempt === 0 ? '' : 's'}`;
+        throw new JobApiError(failure.kind, `${failure.message}; gave up after ${tries}`, failure.status, failure.code);
+      }
+      const delayMs = Math.min(this.options.maxRetryAfterMs ?? 60_000, failure.waitMs ?? backoffDelay(attempt, backoff));
+      this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: failure.message });
+      try {
+        await sleep(delayMs, outer);
+      } catch {
+        throw new JobApiError('aborted', `interrupted while waiting for ${what}`);
+      }
+    }
+  }
+}
+
+/** The most useful words of a fetch failure (undici hides the cause). */
+function networkReason(error: unknown): string {
+  const e = error as { message?: string; cause?: { code?: string; message?: string } };
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
+}

@@ -1,0 +1,42 @@
+/** What every kind of publish shares: its resolved settings, its result, the publisher and the metadata flags. */
+import { gitUserName } from './git-publish.ts';
+import { usageError } from './publish-error.ts';
+import type { SubmitOptions } from './submit-options.ts';
+
+/** What a successful publish made. */
+export interface SubmitResult {
+  id: string;
+  version: string;
+  /** The new version folder. */
+  dir: string;
+  publicationId: string;
+  recordHash: string;
+  /** The job the asset came from (absent for a correction). */
+  jobId?: string;
+  /** The branch and commit, unless `--no-commit`. */
+  branch?: string;
+  commit?: string;
+}
+
+/** The settings every publish resolves first. */
+export interface Context {
+  options: SubmitOptions;
+  env: Record<string, string | undefined>;
+  registryRoot: string;
+  registryUrl: string;
+  stateDir: string;
+}
+
+/** The publisher label: `--publisher`, else git's user.name, else `unknown`. */
+export async function publisherOf(options: SubmitOptions): Promise<string> {
+  const given = options.publisher?.trim();
+  if (options.publisher !== undefined && !given) throw usageError('--publisher is empty');
+  return given ?? (await gitUserName(options.cwd)) ?? 'unknown';
+}
+
+/** Checks the metadata flags shared by new versions and corrections. */
+export function checkMetadataFlags(options: SubmitOptions): void {
+  if (options.name !== undefined && options.name.trim() === '') throw usageError('--name must not be empty');
+  if (options.license !== undefined && options.license.trim() === '') throw usageError('--license must not be empty (leave it out to declare none)');
+}
+

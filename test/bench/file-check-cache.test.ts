@@ -1,0 +1,69 @@
+/** The build's content-keyed cache of file hashes and gltf-validator results. */
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeAssets } from '../../src/bench/synthetic-registry.ts';
+import { openFileCheckCache } from '../../src/registry/file-check-cache.ts';
+import { sha256File } from '../../src/registry/hash-file.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'aso-file-checks-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('openFileCheckCache', () => {
+  it('hashes a file once, then answers from the cache until the file changes', async () => {
+    const file = join(dir, 'a.bin');
+    await writeFile(file, 'first bytes');
+    const cache = join(dir, 'cache');
+    const one = await openFileCheckCache(cache);
+    expect(await one.hashFile(file)).toEqual(await sha256File(file));
+    await one.save();
+
+    const two = await openFileCheckCache(cache);
+    expect(await two.hashFile(file)).toEqual(await sha256File(file));
+    expect(two.stats()).toMatchObject({ hashHits: 1, hashMisses: 0 });
+
+    // Same size, mtime set back: ctime still tells the bytes changed.
+    const { mtime } = await import('node:fs/promises').then((fs) => fs.stat(file));
+    await writeFile(file, 'other bytes');
+    await utimes(file, mtime, mtime);
+    const digest = await two.hashFile(file);
+    expect(digest).toEqual(await sha256File(file));
+    expect(two.stats()).toMatchObject({ hashHits: 1, hashMisses: 1 });
+  });
+
+  it('validates glTF bytes once per hash and keeps the findings of a bad file', async () => {
+    const { glb } = await makeAssets();
+    const good = [join(dir, 'a.glb'), join(dir, 'b.glb')];
+    for (const f of good) await writeFile(f, glb);
+    const bad = join(dir, 'bad.glb');
+    await writeFile(bad, 'not a glb');
+    const cache = join(dir, 'cache');
+    const checks = await openFileCheckCache(cache);
+    for (const f of good) expect(await checks.validateGltf(f, 'glb', await checks.hashFile(f))).toEqual([]);
+    const findings = await checks.validateGltf(bad, 'glb', await checks.hashFile(bad));
+    expect(findings.length).toBeGreaterThan(0);
+    expect(checks.stats()).toMatchObject({ gltfMisses: 2, gltfHits: 1 });
+    await checks.save();
+
+    const again = await openFileCheckCache(cache);
+    expect(await again.validateGltf(bad, 'glb', await again.hashFile(bad))).toEqual(findings);
+    expect(again.stats()).toMatchObject({ gltfMisses: 0, gltfHits: 1, hashMisses: 0 });
+  });
+
+  it('starts empty when the cache file is not its own', async () => {
+    const cache = join(dir, 'cache');
+    const checks = await openFileCheckCache(cache);
+    await checks.save();
+    const { fileCheckCachePath } = await import('../../src/registry/file-check-cache.ts');
+    await writeFile(fileCheckCachePath(cache), '{"format":"something else"}');
+    const file = join(dir, 'x');
+    await writeFile(file, 'x');
+    const reopened = await openFileCheckCache(cache);
+    await reopened.hashFile(file);
+    expect(reopened.stats()).toMatchObject({ hashHits: 0, hashMisses: 1 });
+  });
+});
