@@ -35,10 +35,16 @@ async function openVersion(v: SiteVersion) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const requests: string[] = [];
-  page.on('request', (r) => requests.push(r.url()));
+  // The viewer downloads with fetch(); a poster or a thumbnail is an image load of its own and does not count.
+  const downloads: string[] = [];
+  page.on('request', (r) => {
+    requests.push(r.url());
+    if (r.resourceType() === 'fetch') downloads.push(r.url());
+  });
   await recordViewerStates(page);
   await page.goto(`${server.origin}${v.pagePath}`);
-  const requestsTo = (path: string) => requests.filter((u) => new URL(u).pathname === path);
+  /** The viewer's downloads of `path`. */
+  const requestsTo = (path: string) => downloads.filter((u) => new URL(u).pathname === path);
   return { context, page, requests, requestsTo };
 }
 
