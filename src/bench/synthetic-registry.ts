@@ -6,20 +6,26 @@ import { appendToLedger, ledgerFrom, LEDGER_FILE, type LedgerPublication } from 
 import { representationUrl, versionDir } from '../core/paths.ts';
 import { sriFromDigest } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
-import { eachLimit } from '../registry/copy-published-files.ts';
+import { eachLimit } from '../registry/each-limit.ts';
 
 /** How many versions each synthetic object holds (the last object may hold fewer). */
 export const VERSIONS_PER_OBJECT = 5;
 
 const TAGS = ['chair', 'table', 'lamp', 'vase', 'rock', 'tree', 'tool', 'toy', 'crate', 'bottle'];
 
-/** The bytes every synthetic version publishes (shared: the registry stays small on disk). */
+/** The template bytes of a synthetic version; `assetsFor` makes each version's own bytes from them. */
 export interface SyntheticAssets {
   glb: Uint8Array;
   jpeg: Uint8Array;
 }
 
-/** A tetrahedron as GLB, written with glTF-Transform, and a small JPEG made with sharp. */
+/** The node name in the template GLB whose digits `assetsFor` replaces (same length, so no GLB length changes). */
+const NODE_NAME = 'tetrahedron-000000000';
+
+/**
+ * A tetrahedron as GLB, written with glTF-Transform, and a small JPEG made with sharp. Every version gets bytes of its
+ * own from these (see `assetsFor`), as in a real registry, so a cold build hashes, validates and thumbnails each one.
+ */
 export async function makeAssets(): Promise<SyntheticAssets> {
   const { Document, NodeIO } = await import('@gltf-transform/core');
   const doc = new Document();
@@ -36,7 +42,7 @@ export async function makeAssets(): Promise<SyntheticAssets> {
     .setArray(new Uint16Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]));
   const material = doc.createMaterial('stone').setBaseColorFactor([0.6, 0.6, 0.6, 1]);
   const prim = doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices).setMaterial(material);
-  const node = doc.createNode('tetrahedron').setMesh(doc.createMesh('tetrahedron').addPrimitive(prim));
+  const node = doc.createNode(NODE_NAME).setMesh(doc.createMesh('tetrahedron').addPrimitive(prim));
   doc.createScene('scene').addChild(node);
   const glb = await new NodeIO().writeBinary(doc);
   const { default: sharp } = await import('sharp');
@@ -44,6 +50,22 @@ export async function makeAssets(): Promise<SyntheticAssets> {
     .jpeg({ quality: 80 })
     .toBuffer();
   return { glb, jpeg: new Uint8Array(jpeg) };
+}
+
+/** The bytes of version `n`: the GLB's node named after `n`, and a JPEG comment (COM segment) naming `n`. */
+export function assetsFor(template: SyntheticAssets, n: number): SyntheticAssets {
+  const glb = Buffer.from(template.glb);
+  const at = glb.indexOf(NODE_NAME);
+  if (at < 0 || glb.indexOf(NODE_NAME, at + 1) >= 0) throw new Error(`the template GLB must name its node ${NODE_NAME} exactly once`);
+  glb.write(`tetrahedron-${String(n).padStart(9, '0')}`, at, 'latin1');
+  const text = Buffer.from(`aso bench version ${n}`, 'latin1');
+  const com = Buffer.alloc(4 + text.length);
+  com.writeUInt16BE(0xfffe, 0);
+  com.writeUInt16BE(2 + text.length, 2);
+  text.copy(com, 4);
+  // Right after the start-of-image marker (FF D8), where a comment segment is always allowed.
+  const jpeg = Buffer.concat([template.jpeg.subarray(0, 2), com, template.jpeg.subarray(2)]);
+  return { glb: new Uint8Array(glb), jpeg: new Uint8Array(jpeg) };
 }
 
 /** The SRI of bytes with Node's crypto. */
@@ -66,8 +88,10 @@ function rep(registryUrl: string, id: string, version: string, repId: string, fo
 }
 
 /** Writes version `n` (manifest, publication record, two files) and returns its ledger publication. */
-async function writeSyntheticVersion(root: string, n: number, assets: SyntheticAssets, digests: Digests, registryUrl: string): Promise<LedgerPublication> {
+async function writeSyntheticVersion(root: string, n: number, template: SyntheticAssets, registryUrl: string): Promise<LedgerPublication> {
   const { id, version } = syntheticVersion(n);
+  const assets = assetsFor(template, n);
+  const digests = digestsOf(assets);
   const dir = join(root, versionDir(id, version));
   await mkdir(join(dir, 'representations'), { recursive: true });
   const created = new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString().replace('.000Z', 'Z');
@@ -105,13 +129,12 @@ function digestsOf(assets: SyntheticAssets): Digests {
 export async function writeSyntheticRegistry(root: string, count: number, opts: { registryUrl: string; assets?: SyntheticAssets }): Promise<void> {
   if (!Number.isInteger(count) || count < 1) throw new Error(`a synthetic registry needs at least 1 version, not ${count}`);
   const assets = opts.assets ?? (await makeAssets());
-  const digests = digestsOf(assets);
   await mkdir(join(root, 'objects'), { recursive: true });
   const publications: LedgerPublication[] = new Array(count);
   await eachLimit(
     Array.from({ length: count }, (_, i) => i),
     32,
-    async (n) => void (publications[n] = await writeSyntheticVersion(root, n, assets, digests, opts.registryUrl)),
+    async (n) => void (publications[n] = await writeSyntheticVersion(root, n, assets, opts.registryUrl)),
   );
   await writeFile(join(root, LEDGER_FILE), await ledgerFrom(publications));
 }
@@ -119,7 +142,7 @@ export async function writeSyntheticRegistry(root: string, count: number, opts: 
 /** Adds version `n` (the next one) to a synthetic registry and appends it to the ledger. */
 export async function addSyntheticVersion(root: string, n: number, opts: { registryUrl: string; assets?: SyntheticAssets }): Promise<{ id: string; version: string }> {
   const assets = opts.assets ?? (await makeAssets());
-  const publication = await writeSyntheticVersion(root, n, assets, digestsOf(assets), opts.registryUrl);
+  const publication = await writeSyntheticVersion(root, n, assets, opts.registryUrl);
   const ledger = join(root, LEDGER_FILE);
   await writeFile(ledger, await appendToLedger(await readFile(ledger, 'utf8'), publication));
   return { id: publication.id, version: publication.version };

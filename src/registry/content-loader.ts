@@ -2,23 +2,16 @@
 import type { Loader } from 'astro/loaders';
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
-import type { Retracted } from '../core/retractions.ts';
-import type { Manifest, PublicationRecord, World } from '../core/types.ts';
+import type { World } from '../core/types.ts';
 import { openFileCheckCache } from './file-check-cache.ts';
 import { loadRegistry, type LoadedRegistry } from './load-registry.ts';
 import { formatProblem } from './registry-model.ts';
 import { cacheDir, registryDir } from './registry-dir.ts';
 import { registryUrl } from './registry-url.ts';
+import type { StoredVersion } from './read-version-entries.ts';
 import { makeThumbnail, thumbnailSource } from './thumbnails.ts';
 
-/** A version as the pages read it. */
-export interface VersionEntry {
-  manifest: Manifest;
-  publication: PublicationRecord;
-  thumbnail: { width: number; height: number; webp: string; jpeg: string } | null;
-  /** Set when the version is retracted (`registry/retractions.jsonl`). */
-  retracted: Retracted | null;
-}
+export type { VersionEntry } from './read-version-entries.ts';
 
 /** The error the build stops with: every problem, one per line, as `npm run check` prints them. */
 export class RegistryProblemsError extends Error {
@@ -27,6 +20,9 @@ export class RegistryProblemsError extends Error {
     this.name = 'RegistryProblemsError';
   }
 }
+
+/** The shape of a stored entry: a new value makes every cached entry be written again. */
+const ENTRY_FORMAT = 'stored-version/2';
 
 let pending: Promise<LoadedRegistry> | undefined;
 
@@ -48,7 +44,10 @@ export function thumbnailSitePath(file: string): string {
   return `thumbnails/${basename(file)}`;
 }
 
-/** Every object version of the registry. The digest is the record hash, so unchanged versions are not reprocessed. */
+/**
+ * Every object version of the registry. The digest is the record hash, so unchanged versions are not reprocessed.
+ * An entry is a small record (`StoredVersion`); the pages read the checked manifest back (read-version-entries.ts).
+ */
 export function versionsLoader(): Loader {
   return {
     name: 'aso-registry-versions',
@@ -64,15 +63,16 @@ export function versionsLoader(): Loader {
           const key = `${v.id}@${v.version}`;
           keep.add(key);
           const retraction = retracted.get(key) ?? null;
-          // A retraction changes the entry but never the record hash, so it is part of the digest.
-          const digest = retraction ? `${v.publication.recordHash} ${JSON.stringify(retraction)}` : v.publication.recordHash;
+          // A retraction changes the entry but never the record hash, so it is part of the digest; so is the entry's shape.
+          const digest = `${ENTRY_FORMAT} ${v.publication.recordHash}${retraction ? ` ${JSON.stringify(retraction)}` : ''}`;
           if (store.get(key)?.digest === digest) continue;
           const source = thumbnailSource(v.manifest);
           const file = source && v.files.find((f) => f.rep.id === source.id && f.rep.hash === source.hash);
           const thumb = file ? await makeThumbnail(file.path, source.hash, cache) : null;
-          const data: VersionEntry = {
-            manifest: v.manifest,
-            publication: v.publication,
+          const data: StoredVersion = {
+            id: v.id,
+            version: v.version,
+            recordHash: v.publication.recordHash,
             thumbnail: thumb && {
               width: thumb.width,
               height: thumb.height,

@@ -2,7 +2,8 @@
 import { getCollection } from 'astro:content';
 import { groupObjects, tagIndex, tagSlug } from '../core/catalog.ts';
 import type { World } from '../core/types.ts';
-import type { VersionEntry } from './content-loader.ts';
+import { readVersionEntries, type StoredVersion, type VersionEntry } from './read-version-entries.ts';
+import { registryDir } from './registry-dir.ts';
 import { registryUrl } from './registry-url.ts';
 
 /** One object with its versions newest first. */
@@ -26,7 +27,8 @@ let memo: Promise<SiteData> | undefined;
 /** Reads the collections once per build. */
 export function siteData(): Promise<SiteData> {
   memo ??= (async () => {
-    const versions = (await getCollection('versions')).map((e) => e.data as unknown as VersionEntry);
+    const stored = (await getCollection('versions')).map((e) => e.data as unknown as StoredVersion);
+    const versions = await readVersionEntries(stored, registryDir());
     const worlds = (await getCollection('worlds')).map((e) => e.data as unknown as World).sort((a, b) => a.id.localeCompare(b.id));
     const objects = groupObjects(versions);
     const used = new Set<string>();

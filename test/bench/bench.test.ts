@@ -1,20 +1,20 @@
-/** Smoke test of `npm run bench`: one tiny registry built three times with the real Astro CLI, the table and the JSON. */
+/** Smoke test of `npm run bench`, as CI runs it: the 100-version registry built three times with the real Astro CLI, the table and the JSON. */
 import { describe, expect, it } from 'vitest';
 import { formatResults, runBench, type BenchResults } from '../../src/bench/run-bench.ts';
 
 describe('runBench', () => {
-  it('measures a 20-version registry and reports every figure', { timeout: 240_000 }, async () => {
+  it('measures a 100-version registry and reports every figure', { timeout: 300_000 }, async () => {
     const lines: string[] = [];
-    const results: BenchResults = await runBench({ sizes: [20], hashBytes: 8 * 1024 * 1024, log: (l) => lines.push(l) });
+    const results: BenchResults = await runBench({ sizes: [100], hashBytes: 8 * 1024 * 1024, log: (l) => lines.push(l) });
     const json = JSON.parse(JSON.stringify(results)) as BenchResults;
     expect(json.sizes).toHaveLength(1);
     const s = json.sizes[0]!;
-    expect(s.versions).toBe(20);
-    expect(s.objects).toBe(4);
+    expect(s.versions).toBe(100);
+    expect(s.objects).toBe(20);
     for (const ms of [s.generateMs, s.checkMs, s.fullBuildMs, s.rebuildMs, s.addOneMs]) expect(ms).toBeGreaterThan(0);
     if (process.platform === 'linux') expect(s.peakRssBytes).toBeGreaterThan(10_000_000);
-    // 20 versions x (manifest + GLB + JPEG) at least, plus the pages.
-    expect(s.dist.files).toBeGreaterThan(60);
+    // 100 versions x (manifest + GLB + JPEG) at least, plus the pages.
+    expect(s.dist.files).toBeGreaterThan(300);
     expect(s.recordPage.html.bytes).toBeGreaterThan(1000);
     expect(s.recordPage.html.gzipBytes).toBeLessThan(s.recordPage.html.bytes);
     // The record page loads the viewer island up front; model-viewer itself comes later with a dynamic import.
@@ -22,18 +22,21 @@ describe('runBench', () => {
     expect(s.recordPage.initialJs.files.every((f) => f.endsWith('.js') && !f.includes('model-viewer'))).toBe(true);
     expect(json.hashing.bytes).toBe(8 * 1024 * 1024);
     expect(json.hashing.ratio).toBeGreaterThan(0);
+    expect(json.fileCreation.files).toBe(3000);
+    expect(json.fileCreation.perSecond).toBeGreaterThan(0);
     expect(json.targets.map((t) => t.target)).toEqual([
-      'full build <= 30 s (20 versions)',
-      'peak RSS <= 1 GB (20 versions)',
-      'rebuild, nothing changed <= 60% of the full build (20 versions)',
+      'full build <= 30 s (100 versions)',
+      'peak RSS <= 1 GB (100 versions)',
+      'rebuild, nothing changed <= 60% of the full build (100 versions)',
       'record page HTML <= 50 KB',
       'JavaScript before the viewer loads a mesh <= 20 KB',
       "hashing >= 0.8 of Node's in-memory SHA-256",
     ]);
     const table = formatResults(json);
     expect(table).toContain('| versions | check | full build | rebuild (same) | rebuild (+1) |');
-    expect(table).toMatch(/^\| 20 \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+% \|/m);
+    expect(table).toMatch(/^\| 100 \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+% \|/m);
     expect(table).toContain('Hashing 8.4 MB');
-    expect(lines.some((l) => l.startsWith('20 versions: full build'))).toBe(true);
+    expect(table).toMatch(/^File creation: [\d,]+ files\/s/m);
+    expect(lines.some((l) => l.startsWith('100 versions: full build'))).toBe(true);
   });
 });

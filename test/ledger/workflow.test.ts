@@ -14,7 +14,7 @@ it('checks pull requests against their base branch, then builds', async () => {
   expect(workflow).toMatch(/BASE_REF: \$\{\{ github\.base_ref \}\}\n\s+run: npm run check -- --base "origin\/\$BASE_REF"\n/);
   expect(workflow).toMatch(/run: npm run build\n/);
   expect(scripts.check).toBe('tsx scripts/check.ts');
-  expect(scripts.build).toBe('astro build');
+  expect(scripts.build).toBe('node scripts/build.mjs');
   // No expression is expanded inside a shell command: refs reach the shell through the environment.
   for (const line of workflow.split('\n').filter((l) => /^\s+run:/.test(l))) expect(line).not.toContain('${{');
 });

@@ -1,14 +1,13 @@
-/** Builds the site with the real Astro CLI into a folder of the caller's choosing. */
+/** Builds the site as `npm run build` does (the real Astro CLI) into a folder of the caller's choosing. */
 import { spawn } from 'node:child_process';
 import { symlink } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const require = createRequire(import.meta.url);
-const astroBin = join(dirname(require.resolve('astro/package.json')), 'astro.js');
+/** `npm run build`'s own entry: astro build with the project's heap bound. */
+const buildScript = join(repoRoot, 'scripts', 'build.mjs');
 
 export interface BuildResult {
   code: number;
@@ -17,7 +16,7 @@ export interface BuildResult {
 }
 
 /**
- * Runs `astro build --outDir <outDir>` with the registry folder and registry URL given. The build runs
+ * Runs `npm run build -- --root <repo> --outDir <outDir>` with the registry folder and registry URL given. The build runs
  * in the folder that holds `outDir`: Astro keeps its intermediate files inside the output folder only
  * when that is under the working directory, so builds of several tests never share them. A folder outside
  * the project gets a link to the project's node_modules, so that the bundled pages find their packages.
@@ -35,7 +34,7 @@ export async function buildSite(opts: { outDir: string; registryDir?: string; re
   if (opts.registryUrl) env.REGISTRY_URL = opts.registryUrl;
   env.ASO_CACHE_DIR = opts.cacheDir ?? join(work, 'cache');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, 'build', '--root', repoRoot, '--outDir', opts.outDir], {
+    const child = spawn(process.execPath, [buildScript, '--root', repoRoot, '--outDir', opts.outDir], {
       cwd: work,
       env,
     });

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// `npm run build`: `astro build` in a child process whose V8 heap is bounded (default 768 MiB, or ASO_BUILD_HEAP_MB).
+// Without a bound V8 lets garbage pile up to several times the live data while thousands of pages render: 1.9 GB of
+// resident memory for 10,000 versions, against 0.75 GB with the bound and the same build time (see the README's
+// benchmark). Plain JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const DEFAULT_HEAP_MB = 768;
+
+const raw = process.env.ASO_BUILD_HEAP_MB?.trim();
+const heapMb = raw ? Number(raw) : DEFAULT_HEAP_MB;
+if (!Number.isInteger(heapMb) || heapMb < 128) {
+  process.stderr.write(`ASO_BUILD_HEAP_MB must be a whole number of MiB, at least 128 (not "${raw}")\n`);
+  process.exit(2);
+}
+const astro = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'astro.js');
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, astro, 'build', ...process.argv.slice(2)], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => {
+  if (code === 134 || signal === 'SIGABRT') {
+    process.stderr.write(`the build ran out of its ${heapMb} MiB heap; a larger registry needs more: ASO_BUILD_HEAP_MB=${heapMb * 2} npm run build\n`);
+  }
+  process.exit(code ?? 1);
+});
