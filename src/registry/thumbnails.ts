@@ -1,5 +1,5 @@
 /** Catalog thumbnails made with sharp from a version's preview or first image, cached by content hash. */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
@@ -50,11 +50,13 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string): P
   const resized = sharp(source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true });
   const webp = join(dir, `${key}.webp`);
   const jpeg = join(dir, `${key}.jpg`);
-  const info = await resized.clone().webp({ quality: 78 }).toFile(webp);
-  await resized.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80, mozjpeg: true }).toFile(jpeg);
+  // The two encodes run at once in sharp's thread pool.
+  const [info] = await Promise.all([
+    resized.clone().webp({ quality: 78 }).toFile(webp),
+    resized.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80, mozjpeg: true }).toFile(jpeg),
+  ]);
   const thumb: Thumbnail = { width: info.width, height: info.height, webp, jpeg };
-  const tmp = `${meta}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(tmp, JSON.stringify(thumb));
-  await rename(tmp, meta);
+  // Written last and in place: a torn or missing record only means the thumbnail is made again.
+  await writeFile(meta, JSON.stringify(thumb));
   return thumb;
 }

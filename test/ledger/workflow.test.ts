@@ -11,6 +11,7 @@ it('checks pull requests against their base branch, then builds', async () => {
   expect(workflow).toMatch(/fetch-depth: 0/);
   expect(workflow).toMatch(/node-version: 20\n/);
   expect(workflow).toMatch(/run: npm ci\b/);
+  expect(workflow).toMatch(/uses: actions\/cache@v4\n\s+with:\n\s+path: node_modules\/\.cache\/aso-registry\n/);
   expect(workflow).toMatch(/BASE_REF: \$\{\{ github\.base_ref \}\}\n\s+run: npm run check -- --base "origin\/\$BASE_REF"\n/);
   expect(workflow).toMatch(/run: npm run build\n/);
   expect(scripts.check).toBe('tsx scripts/check.ts');
