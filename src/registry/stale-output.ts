@@ -20,7 +20,8 @@ export async function markBuildStart(cacheDir: string): Promise<string> {
 
 /**
  * Removes every file in `outDir` older than the marker that is not in `keep` (absolute paths of files an earlier build
- * wrote and this one still owns), then the folders left empty. Returns the number of files removed.
+ * wrote and this one still owns), then the folders left empty; a top-level `.git` is left alone. Returns the number of
+ * files removed.
  */
 export async function removeStaleOutput(outDir: string, marker: string, keep: ReadonlySet<string>): Promise<number> {
   const since = (await stat(marker)).mtimeMs;
@@ -30,6 +31,8 @@ export async function removeStaleOutput(outDir: string, marker: string, keep: Re
     const left = await Promise.all(
       entries.map(async (entry): Promise<boolean> => {
         const path = join(dir, entry.name);
+        // A deploy checkout in the output folder (GitHub Pages from a worktree, say) is not ours: Astro spares it too.
+        if (dir === outDir && entry.name === '.git') return true;
         if (entry.isDirectory()) return sweep(path);
         if (keep.has(path)) return true;
         if ((await lstat(path)).mtimeMs >= since) return true;

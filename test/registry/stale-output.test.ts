@@ -39,6 +39,15 @@ describe('removeStaleOutput', () => {
     await expect(stat(marker)).rejects.toThrow(/ENOENT/);
   });
 
+  it('leaves a deploy checkout (.git at the top) alone', async () => {
+    await file('.git/HEAD', 60);
+    await file('.git/objects/ab/cdef', 60);
+    await file('old.html', 60);
+    const marker = await markBuildStart(join(dir, 'cache'));
+    expect(await removeStaleOutput(out, marker, new Set())).toBe(1);
+    expect((await readdir(out, { recursive: true })).sort()).toEqual(['.git', '.git/HEAD', '.git/objects', '.git/objects/ab', '.git/objects/ab/cdef']);
+  });
+
   it('keeps the output folder itself, even when everything in it was stale', async () => {
     await file('a/b.html', 60);
     const marker = await markBuildStart(join(dir, 'cache'));
