@@ -36,7 +36,7 @@ export interface SizeResult {
   generateMs: number;
   /** `npm run check` on the registry (no cache). */
   checkMs: number;
-  /** `astro build` with empty caches: the full check, every page, the published bytes. */
+  /** `npm run build` with empty caches and no dist/: the full check, every page, the published bytes. */
   fullBuildMs: number;
   /** The same build again, nothing changed. */
   rebuildMs: number;
@@ -68,7 +68,6 @@ export interface TargetCheck {
 }
 
 export const DEFAULT_SIZES = [100, 1000, 10000];
-
 
 /** Runs the build (`npm run build`) for a registry in a child process; throws with its output when it fails. */
 async function astroBuild(registry: string, cache: string, outDir: string): Promise<ProcessRun> {
