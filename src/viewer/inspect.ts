@@ -5,6 +5,7 @@ import type { Representation } from '../core/types.ts';
 import { fetchBytes } from './fetch-bytes.ts';
 import { presentImage, presentMesh, type Presented } from './present.ts';
 import { validateGltf } from './validate-gltf.ts';
+import type { VerifiedBytes } from './verified-bytes.ts';
 import { verifyBytes } from './verify-bytes.ts';
 import { failedView, fetchingView, loadedView, unsupportedView, verifyingView, type ViewerView } from './viewer-state.ts';
 
@@ -12,8 +13,10 @@ import { failedView, fetchingView, loadedView, unsupportedView, verifyingView, t
 export interface InspectContext {
   /** The manifest name, the accessible label of a 3D view. */
   name: string;
-  /** The preview's URL, already on the page's origin. */
-  poster?: string | undefined;
+  /** The 3D view's poster: a blob URL of the verified preview, or undefined when there is none or it failed its checks. */
+  poster?: (() => Promise<string | undefined>) | undefined;
+  /** Images this page verified already; they are checked again and shown without a second download. */
+  verified?: VerifiedBytes | undefined;
   registryUrl: string;
   /** The page's origin (`location.origin`). */
   origin: string;
@@ -39,16 +42,23 @@ export async function inspect(rep: Representation, ctx: InspectContext): Promise
     return undefined;
   }
 
+  const mesh = pick.runtime === 'browser-gltf';
+  // The poster is fetched and verified alongside the mesh, never shown unchecked.
+  const poster = mesh ? ctx.poster?.() : undefined;
   ctx.show(fetchingView(rep, 0));
-  const fetched = await fetchBytes(url, rep.byteLength, {
-    signal: ctx.signal,
-    onProgress: (received) => ctx.show(fetchingView(rep, received)),
-  });
-  if (!fetched.ok) {
-    ctx.show(failedView(rep, fetched.reason, fetched.detail));
-    return undefined;
+  let bytes = await ctx.verified?.get(rep);
+  ctx.signal.throwIfAborted();
+  if (!bytes) {
+    const fetched = await fetchBytes(url, rep.byteLength, {
+      signal: ctx.signal,
+      onProgress: (received) => ctx.show(fetchingView(rep, received)),
+    });
+    if (!fetched.ok) {
+      ctx.show(failedView(rep, fetched.reason, fetched.detail));
+      return undefined;
+    }
+    bytes = fetched.bytes;
   }
-  const { bytes } = fetched;
 
   ctx.show(verifyingView(rep, 'checking the byte length and the SHA-256'));
   const verified = await verifyBytes(bytes, rep);
@@ -58,7 +68,9 @@ export async function inspect(rep: Representation, ctx: InspectContext): Promise
     return undefined;
   }
 
-  const mesh = pick.runtime === 'browser-gltf';
+  // Images are small and one may be the poster; meshes are not kept beyond the view that shows them.
+  if (!mesh) ctx.verified?.remember(rep, bytes);
+
   if (mesh) {
     ctx.show(verifyingView(rep, 'validating the glTF structure (gltf-validator)'));
     const invalid = await validateGltf(bytes, `${rep.id}.${rep.format}`, ctx.signal);
@@ -72,7 +84,7 @@ export async function inspect(rep: Representation, ctx: InspectContext): Promise
   let presented: Presented;
   try {
     presented = mesh
-      ? await presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, poster: ctx.poster, signal: ctx.signal })
+      ? await presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, poster: await poster, signal: ctx.signal })
       : await presentImage(ctx.stage, bytes, { mediaType: rep.mediaType, alt: `${ctx.name} (${rep.id})`, signal: ctx.signal });
   } catch (error) {
     ctx.signal.throwIfAborted();

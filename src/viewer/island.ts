@@ -4,6 +4,7 @@ import { toOrigin } from '../core/paths.ts';
 import type { Representation } from '../core/types.ts';
 import { inspect } from './inspect.ts';
 import type { Presented } from './present.ts';
+import { verifiedBytes } from './verified-bytes.ts';
 import { parseConfig, type ViewerConfig } from './viewer-config.ts';
 import { unsupportedView, type ViewerView } from './viewer-state.ts';
 
@@ -49,7 +50,18 @@ export function startViewer(root: HTMLElement): void {
   }
   const stage = root.querySelector<HTMLElement>('.viewer-stage') ?? root;
   const origin = root.ownerDocument.location.origin;
-  const poster = config.poster ? onThisOrigin(config.poster, config.registryUrl, origin) : undefined;
+  const verified = verifiedBytes();
+  // The preview is the 3D view's poster, once its own bytes have passed the same checks; a blob URL made once per page.
+  const previewUrl = config.preview && pickPresentable([config.preview])?.runtime === 'browser-image' ? onThisOrigin(config.preview.url, config.registryUrl, origin) : undefined;
+  let posterUrl: Promise<string | undefined> | undefined;
+  const poster =
+    config.preview && previewUrl
+      ? (): Promise<string | undefined> => {
+          const preview = config.preview!;
+          posterUrl ??= verified.load(preview, previewUrl).then((bytes) => (bytes ? URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: preview.mediaType })) : undefined));
+          return posterUrl;
+        }
+      : undefined;
   let current: { controller: AbortController; presented?: Presented | undefined } | undefined;
 
   async function run(rep: Representation): Promise<void> {
@@ -62,7 +74,7 @@ export function startViewer(root: HTMLElement): void {
       if (current === mine) render(root, view);
     };
     try {
-      mine.presented = await inspect(rep, { name: config.name, poster, registryUrl: config.registryUrl, origin, stage, show, signal: mine.controller.signal });
+      mine.presented = await inspect(rep, { name: config.name, poster, verified, registryUrl: config.registryUrl, origin, stage, show, signal: mine.controller.signal });
       if (current !== mine) mine.presented?.dispose();
     } catch (error) {
       if (mine.controller.signal.aborted) return;

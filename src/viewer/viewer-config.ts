@@ -7,10 +7,8 @@ export interface ViewerConfig {
   name: string;
   /** The version's representations (not the preview), in manifest order. */
   representations: Representation[];
-  /** The preview, so that its inventory row can be inspected too. */
+  /** The preview: its inventory row can be inspected too, and once verified it is the 3D view's poster. */
   preview?: Representation;
-  /** The preview's URL on the registry, shown as the 3D view's poster. */
-  poster?: string;
   /** The configured registry origin; URLs on it are fetched from the page's own origin. */
   registryUrl: string;
 }
@@ -30,7 +28,6 @@ export function serializeConfig(config: ViewerConfig): string {
     representations: config.representations.map(pickRepresentation),
     registryUrl: config.registryUrl,
     ...(config.preview ? { preview: pickRepresentation(config.preview) } : {}),
-    ...(config.poster ? { poster: config.poster } : {}),
   };
   return JSON.stringify(out).replace(/</g, '\\u003c');
 }
@@ -49,7 +46,6 @@ export function parseConfig(text: string): ViewerConfig {
   if (!Array.isArray(data.representations)) throw new Error('viewer config: "representations" must be an array');
   data.representations.forEach((rep, i) => checkRepresentation(rep, `viewer config /representations/${i}`));
   if (data.preview !== undefined) checkRepresentation(data.preview, 'viewer config /preview');
-  if (data.poster !== undefined) requireString(data, 'poster', 'viewer config');
   return data as unknown as ViewerConfig;
 }
 

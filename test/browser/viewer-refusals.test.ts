@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pickPresentable } from '../../src/core/compatibility.ts';
 import type { Representation } from '../../src/core/types.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { siteDir } from '../support/site.ts';
@@ -84,6 +85,20 @@ describe('viewer refusals', () => {
     expect(outcome).toMatchObject({ state: 'failed', label: 'Failed', reason: 'hash', representation: rep.id });
     expect(outcome.text).toBe(`${rep.id}.${rep.format}: hash mismatch: expected ${rep.hash}, got ${sri(changed)}`);
     expect(transitions(outcome.states)).toEqual(['fetching', 'verifying', 'failed']);
+  });
+
+  it('shows a mesh without a poster when the preview fails its checks, and never shows the bad preview', async () => {
+    const v = versions.find((x) => x.manifest.preview && pickPresentable(x.manifest.representations)?.runtime === 'browser-gltf');
+    const preview = v?.manifest.preview;
+    if (!v || !preview) throw new Error('the sample site has no mesh version with a preview');
+    const changed = (await realBytes(preview)).slice();
+    const last = changed.length - 1;
+    changed[last] = changed[last]! ^ 0xff;
+    server.setOverride((pathname) => (pathname === servedPath(preview) ? { body: changed } : undefined));
+    await page.goto(`${server.origin}${v.pagePath}`);
+    const outcome = await viewerOutcome(page);
+    expect(outcome, outcome.text).toMatchObject({ state: 'loaded', representation: shownRepresentation(v).id });
+    expect(await page.locator('[data-viewer] model-viewer').getAttribute('poster')).toBeNull();
   });
 
   it('refuses a truncated file: byte length mismatch, expected and actual', async () => {

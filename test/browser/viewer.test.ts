@@ -74,7 +74,13 @@ describe('a mesh version', () => {
     expect(await mv.getAttribute('alt')).toBe(v.manifest.name);
     expect(await mv.getAttribute('camera-controls')).not.toBeNull();
     expect(await mv.getAttribute('auto-rotate')).not.toBeNull();
-    if (v.manifest.preview) expect(await mv.getAttribute('poster')).toBe(`${server.origin}${new URL(v.manifest.preview.url).pathname}`);
+    // The poster is the preview, verified like a representation and handed over as a blob URL of the checked bytes.
+    if (v.manifest.preview) {
+      expect(await mv.getAttribute('poster')).toMatch(/^blob:/);
+      const previewPath = servedPath(v.manifest.preview);
+      expect(session.requests.filter((u) => new URL(u).pathname === previewPath)).toEqual(session.requestsTo(previewPath));
+      expect(session.requestsTo(previewPath)).toHaveLength(1);
+    }
 
     // One download, from the page's own origin; model-viewer, three and the validator come from the build.
     const { requests, requestsTo } = session;

@@ -18,7 +18,7 @@ describe('viewer config', () => {
       name: 'Chair </script><b>',
       representations: [{ ...rep, role: 'representation', runtimes: ['browser-gltf'] } as Representation],
       registryUrl: 'https://registry.example.org',
-      poster: 'https://registry.example.org/p.jpg',
+      preview: { ...rep, id: 'preview', type: 'image', format: 'png', mediaType: 'image/png', role: 'preview' } as Representation,
     });
     expect(text).not.toContain('</script>');
     expect(text).not.toContain('runtimes');
@@ -26,7 +26,7 @@ describe('viewer config', () => {
       name: 'Chair </script><b>',
       representations: [rep],
       registryUrl: 'https://registry.example.org',
-      poster: 'https://registry.example.org/p.jpg',
+      preview: { ...rep, id: 'preview', type: 'image', format: 'png', mediaType: 'image/png' },
     });
   });
 
