@@ -103,14 +103,13 @@ export async function publicationOf(registryRoot: string, id: string, version: s
   const dir = join(registryRoot, ...versionDir(id, version).split('/'));
   const pubFile = join(dir, PUBLICATION_FILE);
   const manifestFile = join(dir, MANIFEST_FILE);
-  const [pubText, manifestBytes] = await Promise.all([
-    readFile(pubFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
-      throw new Error(e.code === 'ENOENT' ? `${pubFile}: is missing; ${id}@${version} is not a published version` : `${pubFile}: ${e.message}`);
-    }),
-    readFile(manifestFile).catch((e: NodeJS.ErrnoException) => {
-      throw new Error(e.code === 'ENOENT' ? `${manifestFile}: is missing` : `${manifestFile}: ${e.message}`);
-    }),
-  ]);
+  // Read one after the other, so that when both are missing the message is always about the publication record.
+  const pubText = await readFile(pubFile, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new Error(e.code === 'ENOENT' ? `${pubFile}: is missing; ${id}@${version} is not a published version` : `${pubFile}: ${e.message}`);
+  });
+  const manifestBytes = await readFile(manifestFile).catch((e: NodeJS.ErrnoException) => {
+    throw new Error(e.code === 'ENOENT' ? `${manifestFile}: is missing` : `${manifestFile}: ${e.message}`);
+  });
   let pub: Partial<PublicationRecord>;
   try {
     pub = JSON.parse(pubText) as Partial<PublicationRecord>;

@@ -1,5 +1,5 @@
 /** Catalog thumbnails made with sharp from a version's preview or first image, cached by content hash. */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
@@ -41,22 +41,31 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string): P
   const key = `${sriToHex(hash)}-w${THUMBNAIL_WIDTH}`;
   const dir = join(cache, 'thumbnails');
   const meta = join(dir, `${key}.json`);
-  try {
-    return JSON.parse(await readFile(meta, 'utf8')) as Thumbnail;
-  } catch {
-    // not cached yet
-  }
-  await mkdir(dir, { recursive: true });
-  const resized = sharp(source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true });
   const webp = join(dir, `${key}.webp`);
   const jpeg = join(dir, `${key}.jpg`);
+  // The record keeps only the size: the files are found from wherever the cache is now (it may have moved).
+  const cached = await readCachedSize(meta, [webp, jpeg]);
+  if (cached) return { ...cached, webp, jpeg };
+  await mkdir(dir, { recursive: true });
+  const resized = sharp(source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true });
   // The two encodes run at once in sharp's thread pool.
   const [info] = await Promise.all([
     resized.clone().webp({ quality: 78 }).toFile(webp),
     resized.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80, mozjpeg: true }).toFile(jpeg),
   ]);
-  const thumb: Thumbnail = { width: info.width, height: info.height, webp, jpeg };
   // Written last and in place: a torn or missing record only means the thumbnail is made again.
-  await writeFile(meta, JSON.stringify(thumb));
-  return thumb;
+  await writeFile(meta, JSON.stringify({ width: info.width, height: info.height }));
+  return { width: info.width, height: info.height, webp, jpeg };
+}
+
+/** The size a thumbnail record holds, when the record is whole and both image files are still there. */
+async function readCachedSize(meta: string, files: string[]): Promise<{ width: number; height: number } | undefined> {
+  try {
+    const { width, height } = JSON.parse(await readFile(meta, 'utf8')) as { width: unknown; height: unknown };
+    if (!Number.isInteger(width) || !Number.isInteger(height)) return undefined;
+    await Promise.all(files.map((f) => access(f)));
+    return { width: width as number, height: height as number };
+  } catch {
+    return undefined;
+  }
 }
