@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build`: `astro build` in a child process whose V8 heap is bounded (default 768 MiB, or ASO_BUILD_HEAP_MB).
+// `npm run build`: `astro build` in a child process whose V8 heap is bounded (default 640 MiB, or ASO_BUILD_HEAP_MB).
 // Without a bound V8 lets garbage pile up to several times the live data while thousands of pages render: 1.9 GB of
 // resident memory for 10,000 versions, against under 1 GB with the bound and the same build time (see the README's
 // benchmark). Plain JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-const DEFAULT_HEAP_MB = 768;
+const DEFAULT_HEAP_MB = 640;
 
 const raw = process.env.ASO_BUILD_HEAP_MB?.trim();
 const heapMb = raw ? Number(raw) : DEFAULT_HEAP_MB;

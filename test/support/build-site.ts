@@ -21,7 +21,7 @@ export interface BuildResult {
  * when that is under the working directory, so builds of several tests never share them. A folder outside
  * the project gets a link to the project's node_modules, so that the bundled pages find their packages.
  */
-export async function buildSite(opts: { outDir: string; registryDir?: string; registryUrl?: string; cacheDir?: string }): Promise<BuildResult> {
+export async function buildSite(opts: { outDir: string; registryDir?: string; registryUrl?: string; cacheDir?: string; env?: Record<string, string> }): Promise<BuildResult> {
   const work = dirname(opts.outDir);
   const fromRepo = relative(repoRoot, work);
   if (fromRepo.startsWith('..') || isAbsolute(fromRepo)) {
@@ -29,7 +29,7 @@ export async function buildSite(opts: { outDir: string; registryDir?: string; re
       if (error.code !== 'EEXIST') throw error;
     });
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', ...opts.env };
   env.ASO_REGISTRY_DIR = opts.registryDir ?? join(repoRoot, 'registry');
   if (opts.registryUrl) env.REGISTRY_URL = opts.registryUrl;
   env.ASO_CACHE_DIR = opts.cacheDir ?? join(work, 'cache');
