@@ -19,13 +19,7 @@ export async function referenceImage(input: Uint8Array): Promise<VersionFile> {
     .flatten({ background: '#ffffff' })
     .jpeg({ quality: 90, mozjpeg: true })
     .toBuffer({ resolveWithObject: true });
-  return {
-    rep: { id: 'reference', type: 'image', format: 'jpg', mediaType: 'image/jpeg' },
-    role: 'reference-image',
-    bytes: new Uint8Array(data),
-    width: info.width,
-    height: info.height,
-  };
+  return imageFile({ id: 'reference', type: 'image', format: 'jpg', mediaType: 'image/jpeg' }, 'reference-image', data, info);
 }
 
 /** A PNG preview, at most PREVIEW_SIZE pixels on its longest side, made from the input image. */
@@ -36,11 +30,10 @@ export async function previewImage(input: Uint8Array): Promise<VersionFile> {
     .resize({ width: PREVIEW_SIZE, height: PREVIEW_SIZE, fit: 'inside', withoutEnlargement: true })
     .png({ compressionLevel: 9 })
     .toBuffer({ resolveWithObject: true });
-  return {
-    rep: { id: 'preview', type: 'image', format: 'png', mediaType: 'image/png' },
-    role: 'preview',
-    bytes: new Uint8Array(data),
-    width: info.width,
-    height: info.height,
-  };
+  return imageFile({ id: 'preview', type: 'image', format: 'png', mediaType: 'image/png' }, 'preview', data, info);
+}
+
+/** A version file of encoded image bytes and their size. */
+function imageFile(rep: VersionFile['rep'], role: VersionFile['role'], data: Buffer, info: { width: number; height: number }): VersionFile {
+  return { rep, role, bytes: new Uint8Array(data), width: info.width, height: info.height };
 }
