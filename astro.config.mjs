@@ -2,7 +2,7 @@
 import { defineConfig } from 'astro/config';
 import sitemap from '@astrojs/sitemap';
 import { registryUrl } from './src/registry/registry-url.ts';
-import { registrySite } from './src/registry/site-integration.ts';
+import { registrySite } from './src/site/site-integration.ts';
 
 export default defineConfig({
   site: registryUrl(),

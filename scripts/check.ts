@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { formatBytes } from '../src/core/format.ts';
-import { GitError } from '../src/registry/git.ts';
+import { GitError } from '../src/io/git.ts';
 import { checkAgainstBase, type BaseCheck } from '../src/registry/immutability.ts';
 import { checkRegistry, formatSummary, type CheckResult } from '../src/registry/load-registry.ts';
 import { formatProblem } from '../src/registry/registry-model.ts';

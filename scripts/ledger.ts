@@ -11,7 +11,7 @@ import { isDateTime, ledgerFrom } from '../src/core/ledger.ts';
 import { isExactVersion } from '../src/core/version.ts';
 import { allPublications, appendLedgerEntry, ledgerPath, publicationOf, readOptionalText, writeFileAtomic } from '../src/registry/ledger-file.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
-import { retractVersion } from '../src/registry/retraction-file.ts';
+import { retractVersion } from '../src/publish/retract-version.ts';
 
 const USAGE = `usage: npx tsx scripts/ledger.ts <command> [--registry <dir>]
 

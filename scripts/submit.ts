@@ -3,9 +3,9 @@
  * new immutable version and committed on `publish/<id>/<version>`. See `--help`.
  */
 import { pathToFileURL } from 'node:url';
-import { PublishError } from '../src/jobs/publish/publish-error.ts';
-import { submit, type SubmitIo } from '../src/jobs/publish/submit.ts';
-import { parseSubmitArgs, SUBMIT_USAGE } from '../src/jobs/publish/submit-options.ts';
+import { PublishError } from '../src/publish/publish-error.ts';
+import { submit, type SubmitIo } from '../src/publish/submit.ts';
+import { parseSubmitArgs, SUBMIT_USAGE } from '../src/publish/submit-options.ts';
 
 /** Runs the command for `argv` and returns its exit code: 0 published, 1 failed, 2 usage, 130 interrupted. */
 export async function runSubmit(argv: string[], io: SubmitIo, env: Record<string, string | undefined> = process.env, cwd = process.cwd(), signal?: AbortSignal): Promise<number> {

@@ -1,5 +1,5 @@
 import { defineCollection } from 'astro:content';
-import { versionsLoader, worldsLoader } from './registry/content-loader.ts';
+import { versionsLoader, worldsLoader } from './site/content-loader.ts';
 
 export const collections = {
   versions: defineCollection({ loader: versionsLoader() }),

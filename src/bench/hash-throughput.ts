@@ -2,7 +2,7 @@
 import { createHash, randomFillSync } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256File, type FileHasher } from '../registry/hash-file.ts';
+import { sha256File, type FileHasher } from '../io/hash-file.ts';
 
 /** What the hashing measurement found (rates in bytes per second). */
 export interface HashThroughput {

@@ -6,7 +6,7 @@ import { appendToLedger, ledgerFrom, LEDGER_FILE, type LedgerPublication } from 
 import { representationUrl, versionDir } from '../core/paths.ts';
 import { sriFromDigest } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
-import { eachLimit } from '../registry/each-limit.ts';
+import { eachLimit } from '../io/each-limit.ts';
 
 /** How many versions each synthetic object holds (the last object may hold fewer). */
 export const VERSIONS_PER_OBJECT = 5;

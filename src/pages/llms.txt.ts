@@ -1,7 +1,7 @@
 /** `llms.txt`: a summary and links for language models and crawlers. */
 import type { APIRoute } from 'astro';
 import { llmsTxt } from '../core/llms-txt.ts';
-import { siteData } from '../registry/site-data.ts';
+import { siteData } from '../site/site-data.ts';
 
 export const GET: APIRoute = async () => {
   const data = await siteData();

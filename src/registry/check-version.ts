@@ -7,9 +7,9 @@ import { sriOf } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
 import { manifestProblems } from '../core/validate-manifest.ts';
 import { publicationProblems } from './check-publication.ts';
-import type { FileDigest, FileHasher } from './hash-file.ts';
-import type { Limit } from './limit.ts';
-import { entryKindProblem, listDir } from './list-dir.ts';
+import type { FileDigest, FileHasher } from '../io/hash-file.ts';
+import type { Limit } from '../io/limit.ts';
+import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
 import { isGltf, validateGltfFile } from './validate-gltf.ts';
 

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import * as gltfValidator from 'gltf-validator';
 import type { GltfFinding } from '../core/gltf-rules.ts';
 import type { GltfFileValidator } from './check-version.ts';
-import { sha256File, type FileHasher } from './hash-file.ts';
+import { sha256File, type FileHasher } from '../io/hash-file.ts';
 import { validateGltfFile } from './validate-gltf.ts';
 
 

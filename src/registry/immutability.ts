@@ -9,10 +9,10 @@ import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { isLedgerPrefix, LEDGER_FILE, type PrefixResult } from '../core/ledger.ts';
 import { RETRACTIONS_FILE } from '../core/retractions.ts';
-import { lsTree, readBlob, repoLocation, resolveCommit, type TreeEntry } from './git.ts';
+import { lsTree, readBlob, repoLocation, resolveCommit, type TreeEntry } from '../io/git.ts';
 import { readOptionalText } from './ledger-file.ts';
-import { createLimit } from './limit.ts';
-import { listDir } from './list-dir.ts';
+import { createLimit } from '../io/limit.ts';
+import { listDir } from '../io/list-dir.ts';
 import type { Problem } from './registry-model.ts';
 
 /** Options of {@link checkAgainstBase}. */

@@ -9,10 +9,10 @@ import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
 import { checkVersion, parseJson, readError, type GltfFileValidator, type VersionCheck } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
-import { sha256File, type FileHasher } from './hash-file.ts';
+import { sha256File, type FileHasher } from '../io/hash-file.ts';
 import { checkLedger, type KnownVersion, type LedgerState } from './ledger-check.ts';
-import { createLimit } from './limit.ts';
-import { entryKindProblem, listDir, type DirEntry } from './list-dir.ts';
+import { createLimit } from '../io/limit.ts';
+import { entryKindProblem, listDir, type DirEntry } from '../io/list-dir.ts';
 import { formatProblem, type Problem, type Registry, type RegistryVersion } from './registry-model.ts';
 import { checkRetractions } from './retraction-check.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAssets } from '../../src/bench/synthetic-registry.ts';
 import { openFileCheckCache } from '../../src/registry/file-check-cache.ts';
-import { sha256File } from '../../src/registry/hash-file.ts';
+import { sha256File } from '../../src/io/hash-file.ts';
 
 let dir: string;
 beforeEach(async () => {

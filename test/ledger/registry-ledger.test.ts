@@ -7,7 +7,7 @@ import { appendRetraction, latestNotRetracted, parseRetractions, retractionLine,
 import { appendLedgerEntry, publicationOf } from '../../src/registry/ledger-file.ts';
 import { loadRegistry } from '../../src/registry/load-registry.ts';
 import { formatProblem } from '../../src/registry/registry-model.ts';
-import { retractVersion } from '../../src/registry/retraction-file.ts';
+import { retractVersion } from '../../src/publish/retract-version.ts';
 import { createFixture, REGISTRY_URL, sri, type Fixture } from '../registry/fixture.ts';
 
 let fixtures: Fixture[] = [];

@@ -1,7 +1,7 @@
 /** Every bad input ends with one clear PublishError, and `registry/` (and git) exactly as it was. */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PublishError } from '../../src/jobs/publish/publish-error.ts';
+import { PublishError } from '../../src/publish/publish-error.ts';
 import { tinyGlb } from '../registry/fixture.ts';
 import { createRepo, fakeApi, flatPng, photoPng, publish, recordIo, snapshot, startService, type TestRepo } from './helpers.ts';
 

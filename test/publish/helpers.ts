@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { MODEL_CATALOG, startJobService, type JobService, type JobServiceOptions } from '../../src/jobs/service/index.ts';
-import { submit, type SubmitIo, type SubmitOptions, type SubmitResult } from '../../src/jobs/publish/submit.ts';
+import { submit, type SubmitIo, type SubmitOptions, type SubmitResult } from '../../src/publish/submit.ts';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PublishError } from '../../src/jobs/publish/publish-error.ts';
+import { PublishError } from '../../src/publish/publish-error.ts';
 import type { Manifest } from '../../src/core/types.ts';
 import { runCheck } from '../../scripts/check.ts';
 import { createRepo, photoPng, publish, recordIo, REGISTRY_URL, snapshot, startService, type TestRepo } from './helpers.ts';

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkRegistry, formatSummary, loadRegistry, type LoadOptions } from '../../src/registry/load-registry.ts';
 import { formatProblem } from '../../src/registry/registry-model.ts';
-import { sha256File } from '../../src/registry/hash-file.ts';
+import { sha256File } from '../../src/io/hash-file.ts';
 import {
   createFixture,
   glbFile,

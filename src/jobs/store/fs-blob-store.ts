@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTemporaryFile, writeFileAtomic } from './atomic-file.ts';
+import { isTemporaryFile, writeFileAtomic } from '../../io/atomic-file.ts';
 import type { BlobStore } from './types.ts';
 
 const NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/;

@@ -1,7 +1,7 @@
 /** Job records on the file system: one JSON file per job, written atomically, all held in memory for reads. */
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTemporaryFile, writeFileAtomic } from './atomic-file.ts';
+import { isTemporaryFile, writeFileAtomic } from '../../io/atomic-file.ts';
 import type { JobRecord, JobStatus, JobStore } from './types.ts';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-file.ts';
+import { writeFileAtomic } from '../../io/atomic-file.ts';
 import type { ApiKeyRecord, KeyStore } from './types.ts';
 
 /** Every key starts with this, so that it is recognisable in a leaked file. */

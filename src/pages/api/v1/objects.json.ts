@@ -1,8 +1,8 @@
 /** `api/v1/objects.json`: the catalog. */
 import type { APIRoute } from 'astro';
 import { apiCatalog } from '../../../core/api-documents.ts';
-import { jsonResponse } from '../../../registry/json-response.ts';
-import { siteData } from '../../../registry/site-data.ts';
+import { jsonResponse } from '../../../site/json-response.ts';
+import { siteData } from '../../../site/site-data.ts';
 
 export const GET: APIRoute = async () => {
   const data = await siteData();

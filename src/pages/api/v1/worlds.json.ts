@@ -1,7 +1,7 @@
 /** `api/v1/worlds.json`: every world and the exact versions it references. */
 import type { APIRoute } from 'astro';
-import { jsonResponse } from '../../../registry/json-response.ts';
-import { siteData } from '../../../registry/site-data.ts';
+import { jsonResponse } from '../../../site/json-response.ts';
+import { siteData } from '../../../site/site-data.ts';
 
 export const GET: APIRoute = async () => {
   const data = await siteData();

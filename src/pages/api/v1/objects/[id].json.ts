@@ -1,8 +1,8 @@
 /** `api/v1/objects/<id>.json`: one object with its versions (newest first) and latest. */
 import type { APIRoute } from 'astro';
 import { apiObject } from '../../../../core/api-documents.ts';
-import { jsonResponse } from '../../../../registry/json-response.ts';
-import { siteData } from '../../../../registry/site-data.ts';
+import { jsonResponse } from '../../../../site/json-response.ts';
+import { siteData } from '../../../../site/site-data.ts';
 
 export async function getStaticPaths() {
   const data = await siteData();

@@ -1,8 +1,8 @@
 /** `agent.json`: the discovery document of one version. */
 import type { APIRoute } from 'astro';
 import { agentDocument } from '../../../../../core/api-documents.ts';
-import { jsonResponse } from '../../../../../registry/json-response.ts';
-import { findVersion, siteData, versionPaths } from '../../../../../registry/site-data.ts';
+import { jsonResponse } from '../../../../../site/json-response.ts';
+import { findVersion, siteData, versionPaths } from '../../../../../site/site-data.ts';
 
 export const getStaticPaths = versionPaths;
 

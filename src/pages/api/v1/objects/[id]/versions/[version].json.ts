@@ -1,8 +1,8 @@
 /** `api/v1/objects/<id>/versions/<version>.json`: one version with its manifest, publication record, integrity and compatibility. */
 import type { APIRoute } from 'astro';
 import { apiVersion } from '../../../../../../core/api-documents.ts';
-import { jsonResponse } from '../../../../../../registry/json-response.ts';
-import { findVersion, siteData, versionPaths } from '../../../../../../registry/site-data.ts';
+import { jsonResponse } from '../../../../../../site/json-response.ts';
+import { findVersion, siteData, versionPaths } from '../../../../../../site/site-data.ts';
 
 export const getStaticPaths = versionPaths;
 

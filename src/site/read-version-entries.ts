@@ -1,0 +1,69 @@
+/**
+ * The pages' view of each version, read back from the registry files the content loader checked. The content store
+ * keeps only a small record per version (see content-loader.ts): Astro bundles the whole store into the build as one
+ * module, so full manifests there would cost memory and bundling time in proportion to the registry.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { hexToSri } from '../core/sri.ts';
+import { versionDir } from '../core/paths.ts';
+import type { Retracted } from '../core/retractions.ts';
+import type { Manifest, PublicationRecord } from '../core/types.ts';
+import { MANIFEST_FILE, PUBLICATION_FILE } from '../registry/check-version.ts';
+import { eachLimit } from '../io/each-limit.ts';
+
+/** A catalog thumbnail as the pages link it. */
+export interface EntryThumbnail {
+  width: number;
+  height: number;
+  webp: string;
+  jpeg: string;
+}
+
+/** What the content store holds for a checked version. */
+export interface StoredVersion {
+  id: string;
+  version: string;
+  recordHash: string;
+  thumbnail: EntryThumbnail | null;
+  /** Set when the version is retracted (`registry/retractions.jsonl`). */
+  retracted: Retracted | null;
+}
+
+/** A version as the pages read it. */
+export interface VersionEntry {
+  manifest: Manifest;
+  publication: PublicationRecord;
+  thumbnail: EntryThumbnail | null;
+  retracted: Retracted | null;
+}
+
+/** Files read at once: reading is I/O-bound. */
+const READ_CONCURRENCY = 16;
+
+/**
+ * Reads the manifest and publication record of every stored version from `registryRoot`. A manifest whose bytes no
+ * longer match the record hash the check saw (edited during the build) stops the build, naming the file.
+ */
+export async function readVersionEntries(stored: readonly StoredVersion[], registryRoot: string): Promise<VersionEntry[]> {
+  const out: VersionEntry[] = new Array(stored.length);
+  await eachLimit(
+    stored.map((s, i) => ({ s, i })),
+    READ_CONCURRENCY,
+    async ({ s, i }) => {
+      const dir = join(registryRoot, ...versionDir(s.id, s.version).split('/'));
+      const manifestFile = join(dir, MANIFEST_FILE);
+      const [manifestBytes, publicationText] = await Promise.all([readFile(manifestFile), readFile(join(dir, PUBLICATION_FILE), 'utf8')]);
+      const hash = hexToSri(createHash('sha256').update(manifestBytes).digest('hex'));
+      if (hash !== s.recordHash) throw new Error(`${manifestFile}: changed during the build (record hash ${s.recordHash}, now ${hash}); build again`);
+      out[i] = {
+        manifest: JSON.parse(manifestBytes.toString('utf8')) as Manifest,
+        publication: JSON.parse(publicationText) as PublicationRecord,
+        thumbnail: s.thumbnail,
+        retracted: s.retracted,
+      };
+    },
+  );
+  return out;
+}

@@ -1,0 +1,58 @@
+/** What the pages read: the checked registry from the content layer, grouped into objects, tags and worlds. */
+import { getCollection } from 'astro:content';
+import { groupObjects, tagIndex, tagSlug } from '../core/catalog.ts';
+import type { World } from '../core/types.ts';
+import { readVersionEntries, type StoredVersion, type VersionEntry } from './read-version-entries.ts';
+import { registryDir } from '../registry/registry-dir.ts';
+import { registryUrl } from '../registry/registry-url.ts';
+
+/** One object with its versions newest first. */
+export interface SiteObject {
+  id: string;
+  latest: string;
+  versions: VersionEntry[];
+}
+
+/** Everything the site is made of. */
+export interface SiteData {
+  registryUrl: string;
+  objects: SiteObject[];
+  worlds: World[];
+  /** Tag -> its page slug and the objects whose latest version carries it. */
+  tags: Array<{ tag: string; slug: string; objectIds: string[] }>;
+}
+
+let memo: Promise<SiteData> | undefined;
+
+/** Reads the collections once per build. */
+export function siteData(): Promise<SiteData> {
+  memo ??= (async () => {
+    const stored = (await getCollection('versions')).map((e) => e.data as unknown as StoredVersion);
+    const versions = await readVersionEntries(stored, registryDir());
+    const worlds = (await getCollection('worlds')).map((e) => e.data as unknown as World).sort((a, b) => a.id.localeCompare(b.id));
+    const objects = groupObjects(versions);
+    const used = new Set<string>();
+    const tags = [...tagIndex(objects)].map(([tag, objectIds]) => {
+      let slug = tagSlug(tag);
+      for (let n = 2; used.has(slug); n++) slug = `${tagSlug(tag)}-${n}`;
+      used.add(slug);
+      return { tag, slug, objectIds };
+    });
+    return { registryUrl: registryUrl(), objects, worlds, tags };
+  })();
+  return memo;
+}
+
+/** The object and version entry for a route, or throws naming what is missing. */
+export function findVersion(data: SiteData, id: string, version: string): { object: SiteObject; entry: VersionEntry } {
+  const object = data.objects.find((o) => o.id === id);
+  const entry = object?.versions.find((v) => v.manifest.version === version);
+  if (!object || !entry) throw new Error(`no version ${id}@${version} in the registry`);
+  return { object, entry };
+}
+
+/** Route params of every version. */
+export async function versionPaths(): Promise<Array<{ params: { id: string; version: string } }>> {
+  const data = await siteData();
+  return data.objects.flatMap((o) => o.versions.map((v) => ({ params: { id: o.id, version: v.manifest.version } })));
+}
