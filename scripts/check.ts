@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { formatBytes } from '../src/core/format.ts';
+import { formatCount } from '../src/core/format-count.ts';
 import { GitError } from '../src/io/git.ts';
 import { checkAgainstBase, type BaseCheck } from '../src/registry/immutability.ts';
 import { checkRegistry, formatSummary, type CheckResult } from '../src/registry/load-registry.ts';
@@ -66,16 +66,16 @@ export async function runCheck(args: string[], env: Record<string, string | unde
   if (!ok) return { code: 1, stdout: '', stderr: problems.map((p) => `${p}\n`).join('') };
   const lines = [formatSummary(result.summary)];
   if (result.ledger) {
-    const retracted = result.retracted ? `, ${formatBytes(result.retracted)} retracted` : '';
-    lines.push(`ledger OK: ${formatBytes(result.ledger.size)} publication${result.ledger.size === 1 ? '' : 's'}${retracted}, head ${result.ledger.head ?? '(empty)'}`);
+    const retracted = result.retracted ? `, ${formatCount(result.retracted)} retracted` : '';
+    lines.push(`ledger OK: ${formatCount(result.ledger.size)} publication${result.ledger.size === 1 ? '' : 's'}${retracted}, head ${result.ledger.head ?? '(empty)'}`);
   }
   if (base) {
     const v = base.versions;
     lines.push(
-      `unchanged since ${values.base} (${base.commit.slice(0, 12)}): ${formatBytes(v)} published version${v === 1 ? '' : 's'}, ${formatBytes(base.files)} files; ` +
+      `unchanged since ${values.base} (${base.commit.slice(0, 12)}): ${formatCount(v)} published version${v === 1 ? '' : 's'}, ${formatCount(base.files)} files; ` +
         (base.ledgerLines === null
           ? `the ledger is new`
-          : `the ledger keeps its ${formatBytes(base.ledgerLines)} line${base.ledgerLines === 1 ? '' : 's'}`),
+          : `the ledger keeps its ${formatCount(base.ledgerLines)} line${base.ledgerLines === 1 ? '' : 's'}`),
     );
   }
   return { code: 0, stdout: lines.map((l) => `${l}\n`).join(''), stderr: '' };

@@ -8,8 +8,10 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isDateTime, ledgerFrom } from '../src/core/ledger.ts';
-import { isExactVersion } from '../src/core/version.ts';
-import { allPublications, appendLedgerEntry, ledgerPath, publicationOf, readOptionalText, writeFileAtomic } from '../src/registry/ledger-file.ts';
+import { parseVersionRef } from '../src/core/object-id.ts';
+import { writeFileAtomic } from '../src/io/atomic-file.ts';
+import { appendLedgerEntry } from '../src/publish/append-ledger.ts';
+import { allPublications, ledgerPath, publicationOf, readOptionalText } from '../src/registry/ledger-file.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { retractVersion } from '../src/publish/retract-version.ts';
 
@@ -25,18 +27,6 @@ export interface LedgerOutput {
   code: 0 | 1 | 2;
   stdout: string;
   stderr: string;
-}
-
-const ID = /^[a-z0-9][a-z0-9._-]*[a-z0-9]$/;
-
-/** `<id>@<version>` split and checked, or a message saying what is wrong. */
-export function parseVersionRef(ref: string): { id: string; version: string } | string {
-  const at = ref.lastIndexOf('@');
-  const id = ref.slice(0, at);
-  const version = ref.slice(at + 1);
-  if (at <= 0 || !ID.test(id) || id.length > 80) return `"${ref}" is not <id>@<version> (an id like oak-chair)`;
-  if (!isExactVersion(version)) return `"${ref}": "${version}" is not an exact semantic version`;
-  return { id, version };
 }
 
 /** Runs a command without exiting the process. */

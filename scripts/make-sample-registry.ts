@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatBytes } from '../src/core/format.ts';
+import { formatCount } from '../src/core/format-count.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { makeSampleRegistry, PublishedVersionError, type MadeRegistry } from './sample/make-registry.ts';
 
@@ -22,15 +22,15 @@ export function summary(made: MadeRegistry): string[] {
   for (const v of made.versions) {
     const versionBytes = v.manifestBytes.byteLength + v.publicationBytes.byteLength + v.files.reduce((n, f) => n + f.file.bytes.byteLength, 0);
     total += versionBytes;
-    lines.push(`${v.sample.id}@${v.sample.version}  ${formatBytes(versionBytes)} bytes`);
+    lines.push(`${v.sample.id}@${v.sample.version}  ${formatCount(versionBytes)} bytes`);
     for (const f of v.files) {
       const g = f.file.gltf;
       const checks = g ? `  gltf-validator: ${g.errors} errors, ${g.warnings} warnings, ${g.infos} infos, ${g.hints} hints` : '';
       const size = f.file.width ? `  ${f.file.width}x${f.file.height}` : '';
-      lines.push(`  ${f.representation.id}.${f.representation.format}  ${formatBytes(f.file.bytes.byteLength)}${size}${checks}`);
+      lines.push(`  ${f.representation.id}.${f.representation.format}  ${formatCount(f.file.bytes.byteLength)}${size}${checks}`);
     }
   }
-  lines.push(`${made.versions.length} versions, ${made.worlds.length} worlds, ${formatBytes(total)} bytes of versions`);
+  lines.push(`${made.versions.length} versions, ${made.worlds.length} worlds, ${formatCount(total)} bytes of versions`);
   return lines;
 }
 

@@ -6,7 +6,7 @@ import { appendToLedger, ledgerFrom, LEDGER_FILE, type LedgerPublication } from 
 import { representationUrl, versionDir } from '../core/paths.ts';
 import { sriFromDigest } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
-import { eachLimit } from '../io/each-limit.ts';
+import pLimit from 'p-limit';
 
 /** How many versions each synthetic object holds (the last object may hold fewer). */
 export const VERSIONS_PER_OBJECT = 5;
@@ -131,10 +131,9 @@ export async function writeSyntheticRegistry(root: string, count: number, opts: 
   const assets = opts.assets ?? (await makeAssets());
   await mkdir(join(root, 'objects'), { recursive: true });
   const publications: LedgerPublication[] = new Array(count);
-  await eachLimit(
-    Array.from({ length: count }, (_, i) => i),
-    32,
-    async (n) => void (publications[n] = await writeSyntheticVersion(root, n, assets, opts.registryUrl)),
+  const limit = pLimit(32);
+  await Promise.all(
+    Array.from({ length: count }, (_, n) => limit(async () => void (publications[n] = await writeSyntheticVersion(root, n, assets, opts.registryUrl)))),
   );
   await writeFile(join(root, LEDGER_FILE), await ledgerFrom(publications));
 }

@@ -1,4 +1,5 @@
 /** Builds the JSON documents of the site (API and agent.json) from checked registry data. Pure. */
+import { latestRecord } from './latest.ts';
 import type {
   AgentDocument,
   ApiCatalog,
@@ -85,7 +86,6 @@ export function apiVersion(registryUrl: string, object: ObjectRecord, v: Version
     latest: object.latest,
     manifest: v.manifest,
     publication: v.publication,
-    manifestStatus: 'Verified',
     manifestUrl: siteUrl(registryUrl, manifestPath(id, version)),
     agentUrl: siteUrl(registryUrl, agentPath(id, version)),
     pageUrl: siteUrl(registryUrl, versionPagePath(id, version)),
@@ -97,7 +97,7 @@ export function apiVersion(registryUrl: string, object: ObjectRecord, v: Version
 
 /** `api/v1/objects/<id>.json`. */
 export function apiObject(registryUrl: string, object: ObjectRecord): ApiObject {
-  const latest = object.versions.find((v) => v.manifest.version === object.latest) ?? object.versions[0]!;
+  const latest = latestRecord(object);
   return {
     schema: 'aso/api/v1/object',
     id: object.id,
@@ -113,7 +113,7 @@ export function apiCatalog(registryUrl: string, objects: readonly ObjectRecord[]
   return {
     schema: 'aso/api/v1/objects',
     objects: objects.map((o) => {
-      const latest = o.versions.find((v) => v.manifest.version === o.latest) ?? o.versions[0]!;
+      const latest = latestRecord(o);
       return {
         id: o.id,
         name: latest.manifest.name,

@@ -97,8 +97,6 @@ export interface ApiVersion {
   latest: string;
   manifest: Manifest;
   publication: PublicationRecord;
-  /** The record hash checked at build time: `manifestStatus` is `Verified` when it matched. */
-  manifestStatus: 'Verified';
   manifestUrl: string;
   agentUrl: string;
   pageUrl: string;

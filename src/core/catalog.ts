@@ -1,6 +1,6 @@
 /** Groups published versions into objects, tags and worlds for the site's pages. Pure. */
 import type { ObjectRecord, VersionRecord } from './api-documents.ts';
-import { latestNotRetracted } from './retractions.ts';
+import { latestNotRetracted, latestRecord } from './latest.ts';
 import { sortHistory } from './version.ts';
 
 /** Objects sorted by id, each with its versions newest first and its latest version (retracted versions skipped). */
@@ -17,11 +17,6 @@ export function groupObjects<V extends VersionRecord>(versions: readonly V[]): A
     const retracted = new Set(list.filter((v) => v.retracted).map((v) => v.manifest.version));
     return { id, versions: history, latest: latestNotRetracted(list.map((v) => v.manifest.version), (v) => retracted.has(v))! };
   });
-}
-
-/** The latest version record of an object. */
-export function latestRecord<V extends VersionRecord>(object: { latest: string; versions: V[] }): V {
-  return object.versions.find((v) => v.manifest.version === object.latest) ?? object.versions[0]!;
 }
 
 /** Every tag used by an object's latest version, sorted, with the objects that carry it. */

@@ -1,5 +1,5 @@
 /** The text of `llms.txt`: what the registry is and where everything is. Pure. */
-import { latestRecord } from './catalog.ts';
+import { latestRecord } from './latest.ts';
 import type { VersionRecord } from './api-documents.ts';
 import { agentPath, apiPaths, siteUrl, versionPagePath } from './paths.ts';
 

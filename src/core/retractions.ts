@@ -5,7 +5,6 @@
  */
 import { isDateTime, ledgerLines, type LedgerProblem } from './ledger.ts';
 import { isSri } from './sri.ts';
-import { latestVersion } from './version.ts';
 
 /** The retractions file's name, in `registry/` and at the root of the built site. */
 export const RETRACTIONS_FILE = 'retractions.jsonl';
@@ -91,7 +90,3 @@ export function appendRetraction(text: string, entry: RetractionEntry): string {
   return `${text}${line}\n`;
 }
 
-/** The latest version that is not retracted (highest release, else highest prerelease); when all are retracted, the latest of all. */
-export function latestNotRetracted(versions: readonly string[], isRetracted: (version: string) => boolean): string | undefined {
-  return latestVersion(versions.filter((v) => !isRetracted(v))) ?? latestVersion(versions);
-}

@@ -37,24 +37,6 @@ export function isPrerelease(version: string): boolean {
   return (semver.prerelease(version)?.length ?? 0) > 0;
 }
 
-/** The highest non-prerelease version, else the highest version, else undefined. */
-export function latestVersion(versions: readonly string[]): string | undefined {
-  const sorted = [...versions].sort(compareVersions).reverse();
-  return sorted.find((v) => !isPrerelease(v)) ?? sorted[0];
-}
-
-/**
- * Resolves `latest`, an exact version, or a SemVer range against the published versions.
- * Returns undefined when nothing matches.
- */
-export function resolveVersion(versions: readonly string[], wanted: string): string | undefined {
-  if (wanted === 'latest') return latestVersion(versions);
-  if (versions.includes(wanted)) return wanted;
-  if (semver.validRange(wanted) === null) return undefined;
-  const candidates = versions.filter((v) => semver.satisfies(v, wanted));
-  return candidates.sort(compareVersions).at(-1);
-}
-
 /** The next version after `current` for a release bump. */
 export function bumpVersion(current: string, bump: 'major' | 'minor' | 'patch'): string {
   const next = semver.inc(current, bump);

@@ -1,6 +1,7 @@
 /** `--correct <id>@<version> --reason <text>`: a new version with fixed metadata, the same bytes, and `provenance.correction`. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseVersionRef } from '../core/object-id.ts';
 import { sriOf } from '../core/sri.ts';
 import type { Representation } from '../core/types.ts';
 import { REPRESENTATIONS_DIR } from '../registry/check-version.ts';
@@ -22,17 +23,11 @@ interface Output {
   assetId?: unknown;
 }
 
-/** Splits `<id>@<version>`. */
-export function parseVersionRef(ref: string): { id: string; version: string } {
-  const at = ref.lastIndexOf('@');
-  if (at <= 0 || at === ref.length - 1) throw usageError(`--correct "${ref}" must be <id>@<version>, e.g. oak-chair@1.0.0`);
-  return { id: ref.slice(0, at), version: ref.slice(at + 1) };
-}
-
 /** Publishes the correction of `ctx.options.correct`. */
 export async function correct(ctx: Context, io: SubmitIo): Promise<SubmitResult> {
   const { options } = ctx;
   const source = parseVersionRef(options.correct!);
+  if (typeof source === 'string') throw usageError(`--correct ${source}`);
   const reason = options.reason?.trim();
   if (!reason) throw usageError('--correct needs --reason "<what was wrong>"');
   const extra = (['image', 'model', 'object', 'resume', 'api'] as const).filter((k) => options[k] !== undefined);

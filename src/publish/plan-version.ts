@@ -1,23 +1,15 @@
 /** Which version a publish creates, and the metadata it carries over from the object's latest version. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bumpVersion, isExactVersion, latestVersion, versionProblem } from '../core/version.ts';
+import { latestVersion } from '../core/latest.ts';
+import { objectIdProblem } from '../core/object-id.ts';
+import { bumpVersion, isExactVersion, versionProblem } from '../core/version.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 import { MANIFEST_FILE, PUBLICATION_FILE } from '../registry/check-version.ts';
 import { readLedgerCheckpoint } from '../registry/ledger-file.ts';
 import { PublishError, usageError } from './publish-error.ts';
 import type { Bump } from './submit-options.ts';
 import { targetDir } from './write-version.ts';
-
-/** The rule of the manifest's `id` (aso/object/v0.1). */
-const OBJECT_ID = /^[a-z0-9][a-z0-9._-]*[a-z0-9]$/;
-
-/** Why `id` cannot be an object id, or null. */
-export function objectIdProblem(id: string): string | null {
-  if (id.length < 3 || id.length > 80) return `must have 3 to 80 characters, not ${id.length}`;
-  if (!OBJECT_ID.test(id)) return 'must be lowercase letters, digits, ".", "_" or "-", starting and ending with a letter or digit';
-  return null;
-}
 
 /** The new version of an object and what is known of the object so far. */
 export interface VersionPlan {

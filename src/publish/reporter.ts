@@ -1,5 +1,5 @@
 /** How a publish tells what it is doing: numbered steps, and the job's progress as a bar on a terminal or as plain lines. */
-import type { ApiJob } from '../jobs/client/job-json.ts';
+import type { ApiJob } from '../jobs/client/parse-job.ts';
 
 /** Where a publish writes. `stream` (a terminal) turns the job's progress lines into a progress bar. */
 export interface SubmitIo {

@@ -1,7 +1,9 @@
 /** Appending to `registry/retractions.jsonl` on disk. */
 import { join } from 'node:path';
 import { appendRetraction, parseRetractions, RETRACTIONS_FILE, type RetractionEntry } from '../core/retractions.ts';
-import { publicationOf, readOptionalText, serialized, writeFileAtomic } from '../registry/ledger-file.ts';
+import { writeFileAtomic } from '../io/atomic-file.ts';
+import { publicationOf, readOptionalText } from '../registry/ledger-file.ts';
+import { serialized } from './append-ledger.ts';
 
 /** Absolute path of the retractions file of the registry folder `registryRoot`. */
 export function retractionsPath(registryRoot: string): string {

@@ -1,6 +1,7 @@
 /** The state of a submitted job, kept on disk until its version is published so that `--resume <job id>` can finish it. */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../io/atomic-file.ts';
 import { PublishError } from './publish-error.ts';
 
 /** What a resumed publish needs: the job, where it runs, the input image (a copy beside the state) and the new version's metadata. */
@@ -33,8 +34,8 @@ function paths(stateDir: string, jobId: string): { state: string; image: string 
 export async function saveState(stateDir: string, state: PublishState, image: Uint8Array): Promise<void> {
   const p = paths(stateDir, state.jobId);
   await mkdir(stateDir, { recursive: true });
-  await writeAtomic(p.image, image);
-  await writeAtomic(p.state, `${JSON.stringify(state, null, 2)}\n`);
+  await writeFileAtomic(p.image, image);
+  await writeFileAtomic(p.state, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Reads the state of `jobId` and its image; a PublishError names the file when it is missing or broken. */
@@ -67,10 +68,4 @@ export async function removeState(stateDir: string, jobId: string): Promise<void
   const p = paths(stateDir, jobId);
   await rm(p.state, { force: true });
   await rm(p.image, { force: true });
-}
-
-async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, path);
 }

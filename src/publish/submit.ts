@@ -8,7 +8,7 @@ import { cacheDir, registryDir } from '../registry/registry-dir.ts';
 import { registryUrl as readRegistryUrl } from '../registry/registry-url.ts';
 import { POLL_BACKOFF, RETRY_BACKOFF } from '../jobs/client/backoff.ts';
 import { JobApiError } from '../jobs/client/job-api-error.ts';
-import type { ApiJob, ApiModel } from '../jobs/client/job-json.ts';
+import type { ApiJob, ApiModel } from '../jobs/client/parse-job.ts';
 import { waitForJob } from '../jobs/client/wait-for-job.ts';
 import { connectApi, type ApiConnection } from './connect-api.ts';
 import { correct } from './correct.ts';

@@ -11,8 +11,10 @@ import { versionDir } from '../core/paths.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 import { checkVersion, MANIFEST_FILE, PUBLICATION_FILE, REPRESENTATIONS_DIR } from '../registry/check-version.ts';
 import { sha256File } from '../io/hash-file.ts';
-import { appendLedgerEntry, readOptionalText, writeFileAtomic } from '../registry/ledger-file.ts';
-import { createLimit } from '../io/limit.ts';
+import pLimit from 'p-limit';
+import { writeFileAtomic } from '../io/atomic-file.ts';
+import { readOptionalText } from '../registry/ledger-file.ts';
+import { appendLedgerEntry } from './append-ledger.ts';
 import { formatProblem } from '../registry/registry-model.ts';
 import { PublishError } from './publish-error.ts';
 import type { VersionDraft } from './version-draft.ts';
@@ -92,7 +94,7 @@ export async function checkStaged(staged: StagedVersion, registryRoot: string, r
   const result = await checkVersion(staged.dir, { id: staged.id, version: staged.version }, {
     registryUrl,
     rel,
-    files: createLimit(availableParallelism()),
+    files: pLimit(availableParallelism()),
     hashFile: sha256File,
     validateGltf: true,
   });

@@ -8,7 +8,7 @@ import type { Manifest, PublicationRecord, Representation } from '../core/types.
 import { manifestProblems } from '../core/validate-manifest.ts';
 import { publicationProblems } from './check-publication.ts';
 import type { FileDigest, FileHasher } from '../io/hash-file.ts';
-import type { Limit } from '../io/limit.ts';
+import type { LimitFunction } from 'p-limit';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
 import { isGltf, validateGltfFile } from './validate-gltf.ts';
@@ -29,7 +29,7 @@ export interface VersionCheckContext {
   /** A path as problems name it (relative to the repository). */
   rel: (path: string) => string;
   /** The limit on files hashed (and glTF validated) at once. */
-  files: Limit;
+  files: LimitFunction;
   hashFile: FileHasher;
   validateGltf: boolean;
   /** How a glTF file whose digest was just verified is validated; default `validateGltfFile` (a cache can key it by the digest). */

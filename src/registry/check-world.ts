@@ -1,8 +1,8 @@
 /** The rules of a world file, `registry/worlds/<world-id>.json`. */
-import type { SchemaProblem } from '../core/validate-manifest.ts';
-import { compileShape } from './json-shape.ts';
+import type { SchemaProblem } from '../core/json-shape.ts';
+import { compileShape } from '../core/json-shape.ts';
+import { OBJECT_ID_PATTERN } from '../core/object-id.ts';
 
-const ID = '^[a-z0-9][a-z0-9._-]*[a-z0-9]$';
 
 const shape = compileShape(
   {
@@ -10,7 +10,7 @@ const shape = compileShape(
     additionalProperties: false,
     required: ['id', 'name', 'objects'],
     properties: {
-      id: { type: 'string', minLength: 3, maxLength: 80, pattern: ID },
+      id: { type: 'string', minLength: 3, maxLength: 80, pattern: OBJECT_ID_PATTERN },
       name: { type: 'string', minLength: 1 },
       objects: {
         type: 'array',
@@ -25,7 +25,7 @@ const shape = compileShape(
   },
   {
     ' type': 'must be a JSON object',
-    '/id pattern': `must match ${ID}`,
+    '/id pattern': `must match ${OBJECT_ID_PATTERN}`,
     '/name minLength': 'must not be empty',
     '/objects/* type': 'must be an object { "id", "version" }',
   },

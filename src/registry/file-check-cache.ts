@@ -4,11 +4,12 @@
  * and validated once; later builds only stat it. Kept in `cacheDir()`, which may be deleted at any time.
  */
 import { statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as gltfValidator from 'gltf-validator';
 import type { GltfFinding } from '../core/gltf-rules.ts';
 import type { GltfFileValidator } from './check-version.ts';
+import { writeFileAtomic } from '../io/atomic-file.ts';
 import { sha256File, type FileHasher } from '../io/hash-file.ts';
 import { validateGltfFile } from './validate-gltf.ts';
 
@@ -122,9 +123,7 @@ export async function openFileCheckCache(dir: string): Promise<FileCheckCache> {
     stats: () => ({ ...counts }),
     save: async () => {
       await mkdir(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      await writeFile(tmp, JSON.stringify(used));
-      await rename(tmp, file);
+      await writeFileAtomic(file, JSON.stringify(used));
       return { ...counts };
     },
   };

@@ -11,7 +11,7 @@ import { isLedgerPrefix, LEDGER_FILE, type PrefixResult } from '../core/ledger.t
 import { RETRACTIONS_FILE } from '../core/retractions.ts';
 import { lsTree, readBlob, repoLocation, resolveCommit, type TreeEntry } from '../io/git.ts';
 import { readOptionalText } from './ledger-file.ts';
-import { createLimit } from '../io/limit.ts';
+import pLimit from 'p-limit';
 import { listDir } from '../io/list-dir.ts';
 import type { Problem } from './registry-model.ts';
 
@@ -72,7 +72,7 @@ export async function checkAgainstBase(registryRoot: string, ref: string, opts: 
     versions.set(key, v);
   }
 
-  const limit = createLimit(opts.concurrency ?? availableParallelism());
+  const limit = pLimit(opts.concurrency ?? availableParallelism());
   let files = 0;
   const results = [...versions.values()].map(async (v) => {
     const found: Array<{ path: string; message: string }> = [];

@@ -1,15 +1,7 @@
-/** Reading and appending `registry/ledger.jsonl` on disk: what publishers, the submit script and the build use. */
-import { lstat, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+/** Reading `registry/ledger.jsonl` and the publication records it lists, on disk: what check, the build and publishers use. */
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  appendToLedger,
-  LEDGER_FILE,
-  ledgerFrom,
-  verifyLedger,
-  type LedgerCheckpoint,
-  type LedgerEntry,
-  type LedgerPublication,
-} from '../core/ledger.ts';
+import { LEDGER_FILE, verifyLedger, type LedgerCheckpoint, type LedgerPublication } from '../core/ledger.ts';
 import { versionDir } from '../core/paths.ts';
 import { sriOf } from '../core/sri.ts';
 import type { PublicationRecord } from '../core/types.ts';
@@ -30,56 +22,6 @@ export async function readOptionalText(path: string): Promise<string | null> {
   if (kind.isSymbolicLink()) throw new Error(`${path} is a symbolic link; the registry holds only plain files and folders`);
   if (!kind.isFile()) throw new Error(`${path} is not a plain file`);
   return readFile(path, 'utf8');
-}
-
-/** Writes a file through a temporary sibling and a rename, so a reader never sees half of it. */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  try {
-    await writeFile(tmp, text);
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
-}
-
-const queues = new Map<string, Promise<unknown>>();
-
-/** Runs `task` after every earlier task on the same file in this process has finished. */
-export function serialized<T>(path: string, task: () => Promise<T>): Promise<T> {
-  const run = (queues.get(path) ?? Promise.resolve()).then(task, task);
-  queues.set(
-    path,
-    run.catch(() => {}),
-  );
-  return run;
-}
-
-/**
- * Appends one publication to `registry/ledger.jsonl` and returns its line. Refuses, naming the file, when the ledger
- * is broken or already holds the version or publication. A registry without a ledger starts one: every version
- * already in the tree first, oldest publication first, then this one.
- */
-export function appendLedgerEntry(registryRoot: string, publication: LedgerPublication): Promise<LedgerEntry> {
-  const path = ledgerPath(registryRoot);
-  const key = (p: LedgerPublication): string => `${p.id}@${p.version}`;
-  return serialized(path, async () => {
-    const text = await readOptionalText(path);
-    let next: string;
-    try {
-      if (text !== null) next = await appendToLedger(text, publication);
-      else {
-        const earlier = (await allPublications(registryRoot)).filter((p) => key(p) !== key(publication));
-        next = await appendToLedger(await ledgerFrom(earlier), publication);
-      }
-    } catch (error) {
-      throw new Error(`${path}: ${(error as Error).message}`);
-    }
-    await writeFileAtomic(path, next);
-    const { entries } = await verifyLedger(next);
-    return entries.at(-1)!;
-  });
 }
 
 /** The publication of every version folder of the registry, oldest first (ties by `<id>@<version>`). */

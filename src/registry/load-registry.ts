@@ -2,19 +2,20 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { formatBytes } from '../core/format.ts';
+import { formatCount } from '../core/format-count.ts';
 import { LEDGER_FILE } from '../core/ledger.ts';
-import { latestNotRetracted, RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
+import { latestNotRetracted } from '../core/latest.ts';
+import { RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
 import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
 import { checkVersion, parseJson, readError, type GltfFileValidator, type VersionCheck } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { sha256File, type FileHasher } from '../io/hash-file.ts';
-import { checkLedger, type KnownVersion, type LedgerState } from './ledger-check.ts';
-import { createLimit } from '../io/limit.ts';
+import { checkLedgerFile, type KnownVersion, type LedgerState } from './check-ledger-file.ts';
+import pLimit from 'p-limit';
 import { entryKindProblem, listDir, type DirEntry } from '../io/list-dir.ts';
 import { formatProblem, type Problem, type Registry, type RegistryVersion } from './registry-model.ts';
-import { checkRetractions } from './retraction-check.ts';
+import { checkRetractionsFile } from './check-retractions-file.ts';
 
 export interface LoadOptions {
   /** The origin the registry is published at, e.g. `registryUrl()` from registry-url.ts. */
@@ -76,8 +77,8 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   if (problems.length) return { registry, problems, ledger, retracted };
 
   const concurrency = opts.concurrency ?? availableParallelism();
-  const files = createLimit(concurrency);
-  const folders = createLimit(Math.max(8, concurrency * 2));
+  const files = pLimit(Math.max(1, concurrency));
+  const folders = pLimit(Math.max(8, concurrency * 2));
   const ctx = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}) };
 
   let objectsDir: string | undefined;
@@ -122,12 +123,12 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   }
 
   if (hasLedger) {
-    const checked = await checkLedger(rootDir, published, rel);
+    const checked = await checkLedgerFile(rootDir, published, rel);
     problems.push(...checked.problems);
     ledger = checked.ledger;
   }
   if (hasRetractions) {
-    const checked = await checkRetractions(rootDir, published, rel);
+    const checked = await checkRetractionsFile(rootDir, published, rel);
     problems.push(...checked.problems);
     for (const [key, r] of checked.retracted) retracted.set(key, r);
   }
@@ -221,6 +222,6 @@ export async function checkRegistry(root: string, opts: LoadOptions): Promise<Ch
 
 /** `registry OK: 5 objects, 8 versions, 21 files, 1,234,567 bytes verified`. */
 export function formatSummary(summary: Stats): string {
-  const n = (count: number, word: string): string => `${formatBytes(count)} ${word}${count === 1 ? '' : 's'}`;
+  const n = (count: number, word: string): string => `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
   return `registry OK: ${n(summary.objects, 'object')}, ${n(summary.versions, 'version')}, ${n(summary.files, 'file')}, ${n(summary.bytes, 'byte')} verified`;
 }

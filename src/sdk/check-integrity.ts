@@ -3,7 +3,7 @@ import { compareIntegrity } from '../core/integrity.ts';
 import { isSri } from '../core/sri.ts';
 import type { IntegrityResult, Representation } from '../core/types.ts';
 import { NetworkError } from './errors.ts';
-import { createSha256 } from './sha256.ts';
+import { createSha256 } from './create-sha256.ts';
 
 /** What `checkIntegrity` needs of a representation (a manifest entry or an API representation). */
 export type IntegrityTarget = Pick<Representation, 'url' | 'byteLength' | 'hash'>;

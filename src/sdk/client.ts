@@ -4,14 +4,15 @@ import type { ApiIndex, ApiObject, ApiObjectSummary, ApiVersion, ApiVersionSumma
 import { apiPaths, encodePath, toOrigin } from '../core/paths.ts';
 import schema from '../core/schema/aso-object-v0.1.schema.json' with { type: 'json' };
 import type { Manifest } from '../core/types.ts';
-import { isExactVersion, resolveVersion } from '../core/version.ts';
+import { resolveVersion } from '../core/latest.ts';
+import { isExactVersion } from '../core/version.ts';
 import { assertIntegrityTarget, checkResponse, type IntegrityCheck, type IntegrityTarget } from './check-integrity.ts';
 import { IntegrityError, InvalidResponseError, NetworkError, NotFoundError } from './errors.ts';
 import { jsonEqual } from './json-equal.ts';
 import { readCatalog, readIndex, readObject, readVersion } from './read-documents.ts';
 import { get, getJson, type FetchLike } from './request.ts';
-import { createSha256 } from './sha256.ts';
-import { checkLedger, type LedgerMode } from './ledger-check.ts';
+import { createSha256 } from './create-sha256.ts';
+import { verifyLedgerEntry, type LedgerMode } from './verify-ledger.ts';
 import { LEDGER_CHECKPOINT_PATH } from '../core/ledger.ts';
 
 /** How to reach the registry. */
@@ -163,7 +164,7 @@ export function createClient(options: ClientOptions): AsoClient {
     if (!jsonEqual(manifest, doc.manifest)) {
       throw new InvalidResponseError(url, '/manifest', `differs from the verified manifest at ${doc.manifestUrl}`);
     }
-    const ledgerVerified = await checkLedger(doc, opts.ledger ?? 'auto', {
+    const ledgerVerified = await verifyLedgerEntry(doc, opts.ledger ?? 'auto', {
       fetch: fetchFn,
       checkpointUrl: apiUrl(LEDGER_CHECKPOINT_PATH),
       resolveUrl: (u) => resolveUrl(u, { signal }),

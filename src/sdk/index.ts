@@ -7,7 +7,7 @@ export type { AsoClient, ClientOptions, GetObjectOptions, ObjectVersion, Request
 export type { IntegrityCheck, IntegrityTarget } from './check-integrity.ts';
 export type { FetchLike } from './request.ts';
 export { AsoSdkError, IntegrityError, InvalidResponseError, LedgerError, NetworkError, NotFoundError } from './errors.ts';
-export type { LedgerMode } from './ledger-check.ts';
+export type { LedgerMode } from './verify-ledger.ts';
 export type { AsoSdkErrorCode, IntegrityFacts } from './errors.ts';
 export type {
   ApiCatalog,

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Manifest } from '../core/types.ts';
-import { eachLimit } from '../io/each-limit.ts';
+import pLimit from 'p-limit';
 import { makeThumbnail, thumbnailSource } from './thumbnails.ts';
 import { thumbnailSitePath } from './content-loader.ts';
 
@@ -70,7 +70,8 @@ export async function copyPublishedFiles(registry: string, outDir: string, cache
     }
     return pending;
   };
-  await eachLimit(folders, COPY_CONCURRENCY, async (folder) => {
+  const limit = pLimit(COPY_CONCURRENCY);
+  await Promise.all(folders.map((folder) => limit(async () => {
     const from = join(registry, folder);
     const to = join(outDir, folder);
     const [reps, manifestText] = await Promise.all([
@@ -87,6 +88,6 @@ export async function copyPublishedFiles(registry: string, outDir: string, cache
       const thumb = await makeThumbnail(join(from, 'representations', `${source.id}.${source.format}`), source.hash, cache);
       await Promise.all([thumb.webp, thumb.jpeg].map((file) => copyOnce(file, join(outDir, thumbnailSitePath(file)))));
     }
-  });
+  })));
   return { paths, copied };
 }

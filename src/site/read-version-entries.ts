@@ -11,7 +11,7 @@ import { versionDir } from '../core/paths.ts';
 import type { Retracted } from '../core/retractions.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 import { MANIFEST_FILE, PUBLICATION_FILE } from '../registry/check-version.ts';
-import { eachLimit } from '../io/each-limit.ts';
+import pLimit from 'p-limit';
 
 /** A catalog thumbnail as the pages link it. */
 export interface EntryThumbnail {
@@ -48,10 +48,9 @@ const READ_CONCURRENCY = 16;
  */
 export async function readVersionEntries(stored: readonly StoredVersion[], registryRoot: string): Promise<VersionEntry[]> {
   const out: VersionEntry[] = new Array(stored.length);
-  await eachLimit(
-    stored.map((s, i) => ({ s, i })),
-    READ_CONCURRENCY,
-    async ({ s, i }) => {
+  const limit = pLimit(READ_CONCURRENCY);
+  await Promise.all(
+    stored.map((s, i) => limit(async () => {
       const dir = join(registryRoot, ...versionDir(s.id, s.version).split('/'));
       const manifestFile = join(dir, MANIFEST_FILE);
       const [manifestBytes, publicationText] = await Promise.all([readFile(manifestFile), readFile(join(dir, PUBLICATION_FILE), 'utf8')]);
@@ -63,7 +62,7 @@ export async function readVersionEntries(stored: readonly StoredVersion[], regis
         thumbnail: s.thumbnail,
         retracted: s.retracted,
       };
-    },
+    })),
   );
   return out;
 }

@@ -4,7 +4,7 @@ import { toOrigin } from '../core/paths.ts';
 import type { Representation } from '../core/types.ts';
 import { fetchBytes } from './fetch-bytes.ts';
 import { presentImage, presentMesh, type Presented } from './present.ts';
-import { validateGltf } from './validate-gltf.ts';
+import { validateGltf } from './validate-in-worker.ts';
 import type { VerifiedBytes } from './verified-bytes.ts';
 import { verifyBytes } from './verify-bytes.ts';
 import { failedView, fetchingView, loadedView, unsupportedView, verifyingView, type ViewerView } from './viewer-state.ts';

@@ -1,7 +1,7 @@
 /** Web Worker: runs gltf-validator off the main thread and answers with the registry's glTF findings. */
 import { validateBytes } from 'gltf-validator';
 import { gltfFindings, refuseExternalResource } from '../core/gltf-rules.ts';
-import type { ValidationAnswer, ValidationRequest } from './validate-gltf.ts';
+import type { ValidationAnswer, ValidationRequest } from './validate-in-worker.ts';
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ValidationRequest>) => void) | null;

@@ -1,6 +1,6 @@
 /** The viewer's states and the words it shows for each (DESIGN §6). Pure: no DOM. */
 import { noCompatibleText } from '../core/compatibility.ts';
-import { formatBytes } from '../core/format.ts';
+import { formatCount } from '../core/format-count.ts';
 import type { Representation } from '../core/types.ts';
 
 /** The value of `data-viewer-state` on the viewer's root element. */
@@ -39,7 +39,7 @@ export function fetchingView(rep: Named & Pick<Representation, 'byteLength'>, re
   return {
     state: 'fetching',
     label: 'Fetching',
-    text: `${fileName(rep)}: ${formatBytes(received)} of ${formatBytes(rep.byteLength)} bytes`,
+    text: `${fileName(rep)}: ${formatCount(received)} of ${formatCount(rep.byteLength)} bytes`,
     representation: rep.id,
     progress: { received, total: rep.byteLength },
   };
@@ -52,7 +52,7 @@ export function verifyingView(rep: Named, step: string): ViewerView {
 
 /** Shown once every check passed and the runtime presented the verified bytes. */
 export function loadedView(rep: Named & Pick<Representation, 'byteLength' | 'hash'>, validated: boolean): ViewerView {
-  const checks = `${formatBytes(rep.byteLength)} bytes, SHA-256 ${rep.hash} verified`;
+  const checks = `${formatCount(rep.byteLength)} bytes, SHA-256 ${rep.hash} verified`;
   return {
     state: 'loaded',
     label: 'Loaded',

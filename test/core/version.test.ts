@@ -4,8 +4,6 @@ import {
   compareVersions,
   isExactVersion,
   isPrerelease,
-  latestVersion,
-  resolveVersion,
   sortHistory,
   versionProblem,
 } from '../../src/core/version.ts';
@@ -36,34 +34,6 @@ describe('compareVersions', () => {
     expect(compareVersions('1.0.0+a', '1.0.0+b')).toBe(-1);
     expect(compareVersions('1.0.0+b', '1.0.0+a')).toBe(1);
     expect(compareVersions('1.0.0', '1.0.0')).toBe(0);
-  });
-});
-
-describe('latestVersion', () => {
-  it('prefers the highest non-prerelease', () => {
-    expect(latestVersion(['1.0.0', '2.0.0-rc.1', '1.1.0'])).toBe('1.1.0');
-    expect(isPrerelease('2.0.0-rc.1')).toBe(true);
-    expect(isPrerelease('2.0.0')).toBe(false);
-  });
-
-  it('falls back to the highest prerelease, then to undefined', () => {
-    expect(latestVersion(['1.0.0-alpha', '1.0.0-beta'])).toBe('1.0.0-beta');
-    expect(latestVersion([])).toBeUndefined();
-  });
-});
-
-describe('resolveVersion', () => {
-  const versions = ['1.0.0', '1.2.0', '1.10.0', '2.0.0-rc.1'];
-  it('resolves latest, exact versions and ranges', () => {
-    expect(resolveVersion(versions, 'latest')).toBe('1.10.0');
-    expect(resolveVersion(versions, '1.2.0')).toBe('1.2.0');
-    expect(resolveVersion(versions, '^1.0.0')).toBe('1.10.0');
-    expect(resolveVersion(versions, '~1.2')).toBe('1.2.0');
-  });
-
-  it('is undefined when nothing matches or the range is not one', () => {
-    expect(resolveVersion(versions, '^3.0.0')).toBeUndefined();
-    expect(resolveVersion(versions, 'not a range')).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobJson } from '../../src/jobs/service/index.ts';
+import type { JobDocument } from '../../src/jobs/service/index.ts';
 import { authed, discPng, gradientJpeg, parsePly, postJson, postUpload, startImageServer, startTestService, waitForJob, type TestService } from './helpers.ts';
 
 type ErrorBody = { error: { code: string; message: string } };
@@ -55,7 +55,7 @@ describe('the job API over HTTP', () => {
       ['relief', 'silhouette', 'card', 'lithophane', 'points'].map(async (model) => {
         const response = await postUpload(svc.url, svc.key, model, png);
         expect(response.status).toBe(202);
-        const job = (await response.json()) as JobJson;
+        const job = (await response.json()) as JobDocument;
         expect(job).toMatchObject({ status: 'queued', model, progress: 0, download_url: null, error: null });
         expect(response.headers.get('location')).toBe(`/v1/jobs/${job.id}`);
         return job;
@@ -85,17 +85,17 @@ describe('the job API over HTTP', () => {
   it('JSON with image_url: fetched (through a redirect), the same bytes as an upload of the same image', async () => {
     const byUrl = await postJson(svc.url, svc.key, { model: 'card', image_url: `${images.url}/moved` });
     expect(byUrl.status).toBe(202);
-    const viaUrl = await waitForJob(svc.url, svc.key, ((await byUrl.json()) as JobJson).id);
-    const viaUpload = await waitForJob(svc.url, svc.key, ((await (await postUpload(svc.url, svc.key, 'card', png)).json()) as JobJson).id);
+    const viaUrl = await waitForJob(svc.url, svc.key, ((await byUrl.json()) as JobDocument).id);
+    const viaUpload = await waitForJob(svc.url, svc.key, ((await (await postUpload(svc.url, svc.key, 'card', png)).json()) as JobDocument).id);
     expect(viaUrl.status).toBe('succeeded');
     expect(viaUrl.asset!.sha256).toBe(viaUpload.asset!.sha256);
   });
 
   it('a failed fetch or an unreadable image fails the job with a reason', async () => {
-    const missing = await waitForJob(svc.url, svc.key, ((await (await postJson(svc.url, svc.key, { model: 'card', image_url: `${images.url}/nothing.png` })).json()) as JobJson).id);
+    const missing = await waitForJob(svc.url, svc.key, ((await (await postJson(svc.url, svc.key, { model: 'card', image_url: `${images.url}/nothing.png` })).json()) as JobDocument).id);
     expect(missing).toMatchObject({ status: 'failed', download_url: null, error: { code: 'image_fetch_failed' } });
     expect(missing.error!.message).toContain('404');
-    const redirected = await waitForJob(svc.url, svc.key, ((await (await postJson(svc.url, svc.key, { model: 'card', image_url: `${images.url}/to-private` })).json()) as JobJson).id);
+    const redirected = await waitForJob(svc.url, svc.key, ((await (await postJson(svc.url, svc.key, { model: 'card', image_url: `${images.url}/to-private` })).json()) as JobDocument).id);
     expect(redirected).toMatchObject({ status: 'failed', error: { code: 'image_url_refused' } });
     await expectError(await fetch(`${svc.url}/v1/jobs/${missing.id}/asset`, authed(svc.key)), 404, 'asset_not_ready');
   });
@@ -111,13 +111,13 @@ describe('the job API over HTTP', () => {
 
   it('a key sees only its own jobs: another key gets 404', async () => {
     const other = await svc.service.createKey('other');
-    const job = (await (await postUpload(svc.url, svc.key, 'card', png)).json()) as JobJson;
+    const job = (await (await postUpload(svc.url, svc.key, 'card', png)).json()) as JobDocument;
     await expectError(await fetch(`${svc.url}/v1/jobs/${job.id}`, authed(other)), 404, 'job_not_found');
     await expectError(await fetch(`${svc.url}/v1/jobs/${job.id}/asset`, authed(other)), 404, 'job_not_found');
     await expectError(await fetch(`${svc.url}/v1/jobs/${job.id}/cancel`, authed(other, { method: 'POST' })), 404, 'job_not_found');
-    const list = (await (await fetch(`${svc.url}/v1/jobs`, authed(other))).json()) as { data: JobJson[] };
+    const list = (await (await fetch(`${svc.url}/v1/jobs`, authed(other))).json()) as { data: JobDocument[] };
     expect(list.data).toEqual([]);
-    const mine = (await (await fetch(`${svc.url}/v1/jobs?limit=200`, authed(svc.key))).json()) as { data: JobJson[] };
+    const mine = (await (await fetch(`${svc.url}/v1/jobs?limit=200`, authed(svc.key))).json()) as { data: JobDocument[] };
     expect(mine.data.map((j) => j.id)).toContain(job.id);
     await waitForJob(svc.url, svc.key, job.id);
   });
@@ -126,16 +126,16 @@ describe('the job API over HTTP', () => {
     const headers = { 'idempotency-key': 'idem-1' };
     const [a, b] = await Promise.all([postUpload(svc.url, svc.key, 'relief', png, headers), postUpload(svc.url, svc.key, 'relief', png, headers)]);
     expect([a.status, b.status]).toEqual([202, 202]);
-    const [ja, jb] = [(await a.json()) as JobJson, (await b.json()) as JobJson];
+    const [ja, jb] = [(await a.json()) as JobDocument, (await b.json()) as JobDocument];
     expect(jb.id).toBe(ja.id);
     const replay = await postUpload(svc.url, svc.key, 'relief', png, headers);
-    expect(((await replay.json()) as JobJson).id).toBe(ja.id);
+    expect(((await replay.json()) as JobDocument).id).toBe(ja.id);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     await expectError(await postUpload(svc.url, svc.key, 'card', png, headers), 422, 'idempotency_key_reused');
     await expectError(await postJson(svc.url, svc.key, { model: 'relief', image_url: `${images.url}/disc.png` }, headers), 422, 'idempotency_key_reused');
     // Keys are per API key: another key may use the same Idempotency-Key for its own job.
     const other = await svc.service.createKey('idem-other');
-    const theirs = (await (await postUpload(svc.url, other, 'relief', png, headers)).json()) as JobJson;
+    const theirs = (await (await postUpload(svc.url, other, 'relief', png, headers)).json()) as JobDocument;
     expect(theirs.id).not.toBe(ja.id);
     await expectError(await postUpload(svc.url, svc.key, 'relief', png, { 'idempotency-key': 'x'.repeat(300) }), 400, 'invalid_idempotency_key');
     await waitForJob(svc.url, svc.key, ja.id);
@@ -181,7 +181,7 @@ describe('the job API over HTTP', () => {
   });
 
   it('422: cancel a finished job', async () => {
-    const done = await waitForJob(svc.url, svc.key, ((await (await postUpload(svc.url, svc.key, 'card', png)).json()) as JobJson).id);
+    const done = await waitForJob(svc.url, svc.key, ((await (await postUpload(svc.url, svc.key, 'card', png)).json()) as JobDocument).id);
     await expectError(await fetch(`${svc.url}/v1/jobs/${done.id}/cancel`, authed(svc.key, { method: 'POST' })), 422, 'job_finished');
   });
 
@@ -194,7 +194,7 @@ describe('the job API over HTTP', () => {
       const pixels = await expectError(await postUpload(small.url, small.key, 'card', tiny), 413, 'image_too_large');
       expect(pixels.error.message).toContain('1200 pixels');
       await expectError(await postJson(small.url, small.key, { model: 'card', image_url: `http://example.com/${'a'.repeat(70_000)}` }), 413, 'payload_too_large');
-      const fetched = await waitForJob(small.url, small.key, ((await (await postJson(small.url, small.key, { model: 'card', image_url: `${images.url}/disc.png` })).json()) as JobJson).id);
+      const fetched = await waitForJob(small.url, small.key, ((await (await postJson(small.url, small.key, { model: 'card', image_url: `${images.url}/disc.png` })).json()) as JobDocument).id);
       expect(fetched).toMatchObject({ status: 'failed', error: { code: 'image_too_large' } });
     } finally {
       await small.stop();
@@ -204,7 +204,7 @@ describe('the job API over HTTP', () => {
   it('a model run over the job time limit fails the job with code timeout', async () => {
     const hasty = await startTestService({ limits: { jobTimeoutMs: 1 } });
     try {
-      const job = await waitForJob(hasty.url, hasty.key, ((await (await postUpload(hasty.url, hasty.key, 'relief', png)).json()) as JobJson).id);
+      const job = await waitForJob(hasty.url, hasty.key, ((await (await postUpload(hasty.url, hasty.key, 'relief', png)).json()) as JobDocument).id);
       expect(job).toMatchObject({ status: 'failed', download_url: null, error: { code: 'timeout', message: 'the model ran longer than 1 ms' } });
     } finally {
       await hasty.stop();

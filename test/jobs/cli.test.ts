@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runJobsCli } from '../../src/jobs/service/cli.ts';
-import type { JobJson } from '../../src/jobs/service/index.ts';
+import type { JobDocument } from '../../src/jobs/service/index.ts';
 import { authed, discPng, postUpload, tempDir, waitForJob } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,7 +70,7 @@ describe('npm run jobs', () => {
     const key = (await cli('keys', 'create', '--name', 'ci', '--data', dir.path)).out.at(-1)!;
     const response = await postUpload(url, key, 'points', await discPng());
     expect(response.status).toBe(202);
-    const job = await waitForJob(url, key, ((await response.json()) as JobJson).id);
+    const job = await waitForJob(url, key, ((await response.json()) as JobDocument).id);
     expect(job.status).toBe('succeeded');
     expect((await fetch(job.download_url!, authed(key))).status).toBe(200);
     child.kill('SIGTERM');

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobJson } from '../../src/jobs/service/index.ts';
+import type { JobDocument } from '../../src/jobs/service/index.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { discPng, postUpload, startTestService, waitForJob, type TestService } from './helpers.ts';
 
@@ -16,7 +16,7 @@ describe('the dashboard in a browser', () => {
   });
 
   it('signs in with a key, lists its jobs with status and progress, and downloads an asset', async () => {
-    const job = await waitForJob(svc.url, svc.key, ((await (await postUpload(svc.url, svc.key, 'card', await discPng())).json()) as JobJson).id);
+    const job = await waitForJob(svc.url, svc.key, ((await (await postUpload(svc.url, svc.key, 'card', await discPng())).json()) as JobDocument).id);
     const page = await browser.newPage({ acceptDownloads: true });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

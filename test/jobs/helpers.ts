@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { startJobService, type JobJson, type JobService, type JobServiceOptions } from '../../src/jobs/service/index.ts';
+import { startJobService, type JobDocument, type JobService, type JobServiceOptions } from '../../src/jobs/service/index.ts';
 
 /** A temporary folder and a way to remove it. */
 export async function tempDir(prefix = 'aso-jobs-test-'): Promise<{ path: string; remove(): Promise<void> }> {
@@ -79,10 +79,10 @@ export function postUpload(url: string, key: string, model: string, image: Uint8
 }
 
 /** Polls the job until it leaves `queued` and `running` (at most `attempts` polls). */
-export async function waitForJob(url: string, key: string, id: string, attempts = 600): Promise<JobJson> {
+export async function waitForJob(url: string, key: string, id: string, attempts = 600): Promise<JobDocument> {
   for (let i = 0; i < attempts; i++) {
     const response = await fetch(`${url}/v1/jobs/${id}`, authed(key));
-    const job = (await response.json()) as JobJson;
+    const job = (await response.json()) as JobDocument;
     if (job.status !== 'queued' && job.status !== 'running') return job;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -1,7 +1,7 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobJson } from '../../src/jobs/service/index.ts';
+import type { JobDocument } from '../../src/jobs/service/index.ts';
 import { dataPaths } from '../../src/jobs/store/data-dir.ts';
 import { FsJobStore } from '../../src/jobs/store/fs-job-store.ts';
 import { authed, discPng, postJson, postUpload, startImageServer, startTestService, tempDir, waitForJob, type TestService } from './helpers.ts';
@@ -45,12 +45,12 @@ describe('durability of jobs, assets and keys', () => {
     const dir = await dataDir();
     const png = await discPng();
     const first = await start(dir);
-    const done = await waitForJob(first.url, first.key, ((await (await postUpload(first.url, first.key, 'relief', png)).json()) as JobJson).id);
+    const done = await waitForJob(first.url, first.key, ((await (await postUpload(first.url, first.key, 'relief', png)).json()) as JobDocument).id);
     expect(done.status).toBe('succeeded');
     await first.service.close();
 
     const idle = await start(dir, { processJobs: false });
-    const queued = (await (await postUpload(idle.url, first.key, 'points', png)).json()) as JobJson;
+    const queued = (await (await postUpload(idle.url, first.key, 'points', png)).json()) as JobDocument;
     expect(queued.status).toBe('queued');
     await idle.service.close();
     const second = await start(dir);
@@ -67,8 +67,8 @@ describe('durability of jobs, assets and keys', () => {
     const dir = await dataDir();
     const png = await discPng();
     const idle = await start(dir, { processJobs: false });
-    const retried = (await (await postUpload(idle.url, idle.key, 'card', png)).json()) as JobJson;
-    const exhausted = (await (await postUpload(idle.url, idle.key, 'card', png)).json()) as JobJson;
+    const retried = (await (await postUpload(idle.url, idle.key, 'card', png)).json()) as JobDocument;
+    const exhausted = (await (await postUpload(idle.url, idle.key, 'card', png)).json()) as JobDocument;
     await idle.service.close();
 
     // What a killed service leaves behind: records still marked running.
@@ -88,9 +88,9 @@ describe('durability of jobs, assets and keys', () => {
     const dir = await dataDir();
     const held = await heldImageServer(await discPng());
     const first = await start(dir);
-    const job = (await (await postJson(first.url, first.key, { model: 'lithophane', image_url: held.url })).json()) as JobJson;
+    const job = (await (await postJson(first.url, first.key, { model: 'lithophane', image_url: held.url })).json()) as JobDocument;
     await held.requested;
-    expect(((await (await fetch(`${first.url}/v1/jobs/${job.id}`, authed(first.key))).json()) as JobJson).status).toBe('running');
+    expect(((await (await fetch(`${first.url}/v1/jobs/${job.id}`, authed(first.key))).json()) as JobDocument).status).toBe('running');
     await first.service.close();
     const store = await FsJobStore.open(dataPaths(dir).jobs);
     expect(await store.get(job.id)).toMatchObject({ status: 'queued', attempts: 0 });
@@ -104,18 +104,18 @@ describe('durability of jobs, assets and keys', () => {
     const dir = await dataDir();
     const held = await heldImageServer(await discPng());
     const svc = await start(dir, { concurrency: 1 });
-    const running = (await (await postJson(svc.url, svc.key, { model: 'card', image_url: held.url })).json()) as JobJson;
-    const queued = (await (await postUpload(svc.url, svc.key, 'card', await discPng())).json()) as JobJson;
+    const running = (await (await postJson(svc.url, svc.key, { model: 'card', image_url: held.url })).json()) as JobDocument;
+    const queued = (await (await postUpload(svc.url, svc.key, 'card', await discPng())).json()) as JobDocument;
     await held.requested;
     const cancelQueued = await fetch(`${svc.url}/v1/jobs/${queued.id}/cancel`, authed(svc.key, { method: 'POST' }));
     expect(cancelQueued.status).toBe(200);
-    expect(((await cancelQueued.json()) as JobJson).status).toBe('canceled');
+    expect(((await cancelQueued.json()) as JobDocument).status).toBe('canceled');
     const cancelRunning = await fetch(`${svc.url}/v1/jobs/${running.id}/cancel`, authed(svc.key, { method: 'POST' }));
-    expect(((await cancelRunning.json()) as JobJson).status).toBe('canceled');
+    expect(((await cancelRunning.json()) as JobDocument).status).toBe('canceled');
     const again = await fetch(`${svc.url}/v1/jobs/${running.id}/cancel`, authed(svc.key, { method: 'POST' }));
-    expect(((await again.json()) as JobJson).status).toBe('canceled');
+    expect(((await again.json()) as JobDocument).status).toBe('canceled');
     const after = await fetch(`${svc.url}/v1/jobs/${queued.id}`, authed(svc.key));
-    expect(((await after.json()) as JobJson)).toMatchObject({ status: 'canceled', download_url: null, error: null });
+    expect(((await after.json()) as JobDocument)).toMatchObject({ status: 'canceled', download_url: null, error: null });
   });
 
   it('refuses a second service on the same data folder, takes over a stale lock, sets aside an unreadable job file', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, retryAfterMs } from '../../src/jobs/client/backoff.ts';
 import { JobClient } from '../../src/jobs/client/job-client.ts';
-import { parseJob, parseModelList } from '../../src/jobs/client/job-json.ts';
+import { parseJob, parseModelList } from '../../src/jobs/client/parse-job.ts';
 import { parseSubmitArgs, parseTags } from '../../src/publish/submit-options.ts';
 import { catalogJson } from './helpers.ts';
 

@@ -189,6 +189,6 @@ describe('submit refuses bad input and leaves the registry as it was', () => {
     expect((await fails({ correct: 'chair@9.9.9', reason: 'x', name: 'Chair' }, null)).message).toMatch(/^--correct chair@9\.9\.9: no such published version/);
     expect((await fails({ correct: 'chair@1.0.0', name: 'Chair' }, null)).message).toBe('--correct needs --reason "<what was wrong>"');
     expect((await fails({ correct: 'chair@1.0.0', reason: 'typo' }, null)).message).toBe('--correct needs the fixed metadata: at least one of --name, --description, --tags, --license');
-    expect((await fails({ correct: 'chair', reason: 'typo', name: 'x' }, null)).message).toContain('must be <id>@<version>');
+    expect((await fails({ correct: 'chair', reason: 'typo', name: 'x' }, null)).message).toContain('"chair" is not <id>@<version>');
   });
 });

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep, type BackoffOptions } from './backoff.ts';
 import { JobApiError, unauthorizedMessage } from './job-api-error.ts';
-import { parseJob, parseModelList, type ApiJob, type ApiModel } from './job-json.ts';
+import { parseJob, parseModelList, type ApiJob, type ApiModel } from './parse-job.ts';
 
 /** How the client talks to the API. */
 export interface JobClientOptions {

@@ -2,7 +2,7 @@
 import { backoffDelay, POLL_BACKOFF, sleep, type BackoffOptions } from './backoff.ts';
 import { JobApiError } from './job-api-error.ts';
 import type { JobClient } from './job-client.ts';
-import type { ApiJob } from './job-json.ts';
+import type { ApiJob } from './parse-job.ts';
 
 /** How to wait. */
 export interface WaitOptions {

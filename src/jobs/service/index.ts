@@ -7,7 +7,7 @@ import { buildServer } from './server.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export { MODEL_CATALOG, MODEL_PROVIDER, findModel, generatorRecord, type ModelId, type ModelInfo } from '../models/catalog.ts';
-export type { JobJson } from './job-json.ts';
+export type { JobDocument } from './job-document.ts';
 export type { JobServiceOptions, RateLimits } from './options.ts';
 export type { RunnerLimits } from './job-runner.ts';
 

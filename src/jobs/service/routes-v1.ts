@@ -7,7 +7,7 @@ import type { AddressPolicy } from './address-policy.ts';
 import { ApiError } from './api-error.ts';
 import { checkImageUrl, FetchError } from './fetch-image.ts';
 import { checkImage, ImageRejection } from './image-check.ts';
-import { toJobJson } from './job-json.ts';
+import { toJobDocument } from './job-document.ts';
 import { assetBlob, type JobRunner, type RunnerLimits } from './job-runner.ts';
 import { idempotencyKey, readCreateRequest, requestHash, sha256Hex, type CreateRequest } from './request-body.ts';
 
@@ -81,7 +81,7 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
     if (modelId === undefined) throw new ApiError(400, 'invalid_request', 'field "model" must be a string');
     if (!key) {
       const job = await create(owner, modelId, body, null, request);
-      return reply.code(202).header('location', `/v1/jobs/${job.id}`).send(toJobJson(job, baseUrl(request)));
+      return reply.code(202).header('location', `/v1/jobs/${job.id}`).send(toJobDocument(job, baseUrl(request)));
     }
 
     const slot = `${owner}\n${key}`;
@@ -101,7 +101,7 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
     pending.set(slot, work);
     try {
       const job = await work;
-      return reply.code(202).header('location', `/v1/jobs/${job.id}`).send(toJobJson(job, baseUrl(request)));
+      return reply.code(202).header('location', `/v1/jobs/${job.id}`).send(toJobDocument(job, baseUrl(request)));
     } finally {
       pending.delete(slot);
     }
@@ -152,12 +152,12 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
     const limit = raw === undefined ? 50 : Number(raw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ApiError(400, 'invalid_request', 'query parameter "limit" must be an integer from 1 to 200');
     const list = await jobs.listByOwner(request.apiKey!.id, limit);
-    return { object: 'list', data: list.map((j) => toJobJson(j, baseUrl(request))) };
+    return { object: 'list', data: list.map((j) => toJobDocument(j, baseUrl(request))) };
   });
 
   app.get('/jobs/:id', async (request) => {
     const job = await owned(request, (request.params as { id: string }).id);
-    return toJobJson(job, baseUrl(request));
+    return toJobDocument(job, baseUrl(request));
   });
 
   app.post('/jobs/:id/cancel', async (request) => {
@@ -166,7 +166,7 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
       throw new ApiError(422, 'job_finished', `job ${job.id} has ${job.status} already and cannot be canceled`);
     }
     const canceled = (await runner.cancel(job.id)) ?? job;
-    return toJobJson(canceled, baseUrl(request));
+    return toJobDocument(canceled, baseUrl(request));
   });
 
   app.get('/jobs/:id/asset', async (request, reply) => sendAsset(request, reply, await owned(request, (request.params as { id: string }).id), blobs));

@@ -6,7 +6,8 @@ import { apiCatalog, apiIndex, apiObject, apiVersion, type ObjectRecord, type Ve
 import { apiPaths, manifestPath, representationPath, representationUrl } from '../../../src/core/paths.ts';
 import { sriOf } from '../../../src/core/sri.ts';
 import { MANIFEST_SCHEMA, type Manifest, type Representation } from '../../../src/core/types.ts';
-import { latestVersion, sortHistory } from '../../../src/core/version.ts';
+import { latestVersion } from '../../../src/core/latest.ts';
+import { sortHistory } from '../../../src/core/version.ts';
 
 export const REGISTRY_URL = 'https://registry.example.org';
 

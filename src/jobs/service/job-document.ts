@@ -2,7 +2,7 @@
 import type { JobRecord, JobStatus } from '../store/types.ts';
 
 /** The JSON of a job. */
-export interface JobJson {
+export interface JobDocument {
   id: string;
   object: 'job';
   status: JobStatus;
@@ -22,7 +22,7 @@ export function assetPath(id: string): string {
 }
 
 /** `job` as JSON, with absolute URLs on `baseUrl`. */
-export function toJobJson(job: JobRecord, baseUrl: string): JobJson {
+export function toJobDocument(job: JobRecord, baseUrl: string): JobDocument {
   const succeeded = job.status === 'succeeded' && job.asset !== null;
   return {
     id: job.id,

@@ -4,7 +4,7 @@ import { LEDGER_FILE, verifyLedger, type LedgerEntry } from '../core/ledger.ts';
 import { versionDir } from '../core/paths.ts';
 import type { PublicationRecord } from '../core/types.ts';
 import { PUBLICATION_FILE } from './check-version.ts';
-import { readOptionalText } from './ledger-file.ts';
+import { readLineFile } from './line-file.ts';
 import type { Problem } from './registry-model.ts';
 
 /** A version folder found in the tree, with its publication record when that was well-formed. */
@@ -22,23 +22,12 @@ export interface LedgerState {
 }
 
 /** Problems of `registry/ledger.jsonl` against the versions of the tree; `ledger` is null when there is no ledger file. */
-export async function checkLedger(
+export async function checkLedgerFile(
   registryRoot: string,
   known: readonly KnownVersion[],
   rel: (path: string) => string,
 ): Promise<{ problems: Problem[]; ledger: LedgerState | null }> {
-  const path = join(registryRoot, LEDGER_FILE);
-  const file = rel(path);
-  const problems: Problem[] = [];
-  const at = (line: number | null, message: string): void =>
-    void problems.push({ file, ...(line !== null ? { pointer: `line ${line}` } : {}), message });
-  let text: string | null;
-  try {
-    text = await readOptionalText(path);
-  } catch (error) {
-    at(null, (error as Error).message.replace(`${path} `, ''));
-    return { problems, ledger: null };
-  }
+  const { text, problems, at } = await readLineFile(registryRoot, LEDGER_FILE, rel);
   if (text === null) return { problems, ledger: null };
 
   const verified = await verifyLedger(text);

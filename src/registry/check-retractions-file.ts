@@ -2,29 +2,18 @@
 import { join } from 'node:path';
 import { parseRetractions, RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
 import { versionDir } from '../core/paths.ts';
-import type { KnownVersion } from './ledger-check.ts';
-import { readOptionalText } from './ledger-file.ts';
+import type { KnownVersion } from './check-ledger-file.ts';
+import { readLineFile } from './line-file.ts';
 import type { Problem } from './registry-model.ts';
 
 /** Problems of the retractions file, and the retracted versions by `<id>@<version>` (empty when there is no file). */
-export async function checkRetractions(
+export async function checkRetractionsFile(
   registryRoot: string,
   known: readonly KnownVersion[],
   rel: (path: string) => string,
 ): Promise<{ problems: Problem[]; retracted: Map<string, Retracted> }> {
-  const path = join(registryRoot, RETRACTIONS_FILE);
-  const file = rel(path);
-  const problems: Problem[] = [];
   const retracted = new Map<string, Retracted>();
-  const at = (line: number | null, message: string): void =>
-    void problems.push({ file, ...(line !== null ? { pointer: `line ${line}` } : {}), message });
-  let text: string | null;
-  try {
-    text = await readOptionalText(path);
-  } catch (error) {
-    at(null, (error as Error).message.replace(`${path} `, ''));
-    return { problems, retracted };
-  }
+  const { text, problems, at } = await readLineFile(registryRoot, RETRACTIONS_FILE, rel);
   if (text === null) return { problems, retracted };
 
   const { entries, lineOf, problems: found } = parseRetractions(text);

@@ -29,7 +29,7 @@ function readCheckpoint(value: unknown, url: string): ApiLedgerCheckpoint {
  * Verifies that `doc` is vouched for by the ledger. Returns false when there is no ledger to check
  * (and `mode` allows that), true when the check passed; throws {@link LedgerError} otherwise.
  */
-export async function checkLedger(doc: ApiVersion, mode: LedgerMode, ctx: LedgerContext): Promise<boolean> {
+export async function verifyLedgerEntry(doc: ApiVersion, mode: LedgerMode, ctx: LedgerContext): Promise<boolean> {
   if (mode === 'skip') return false;
   let checkpoint: ApiLedgerCheckpoint;
   try {

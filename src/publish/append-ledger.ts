@@ -1,0 +1,43 @@
+/** Appending to `registry/ledger.jsonl`: one writer at a time, through an atomic write. */
+import { appendToLedger, ledgerFrom, verifyLedger, type LedgerEntry, type LedgerPublication } from '../core/ledger.ts';
+import { writeFileAtomic } from '../io/atomic-file.ts';
+import { allPublications, ledgerPath, readOptionalText } from '../registry/ledger-file.ts';
+
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `task` after every earlier task on the same file in this process has finished. */
+export function serialized<T>(path: string, task: () => Promise<T>): Promise<T> {
+  const run = (queues.get(path) ?? Promise.resolve()).then(task, task);
+  queues.set(
+    path,
+    run.catch(() => {}),
+  );
+  return run;
+}
+
+/**
+ * Appends one publication to `registry/ledger.jsonl` and returns its line. Refuses, naming the file, when the ledger
+ * is broken or already holds the version or publication. A registry without a ledger starts one: every version
+ * already in the tree first, oldest publication first, then this one.
+ */
+export function appendLedgerEntry(registryRoot: string, publication: LedgerPublication): Promise<LedgerEntry> {
+  const path = ledgerPath(registryRoot);
+  const key = (p: LedgerPublication): string => `${p.id}@${p.version}`;
+  return serialized(path, async () => {
+    const text = await readOptionalText(path);
+    let next: string;
+    try {
+      if (text !== null) next = await appendToLedger(text, publication);
+      else {
+        const earlier = (await allPublications(registryRoot)).filter((p) => key(p) !== key(publication));
+        next = await appendToLedger(await ledgerFrom(earlier), publication);
+      }
+    } catch (error) {
+      throw new Error(`${path}: ${(error as Error).message}`);
+    }
+    await writeFileAtomic(path, next);
+    const { entries } = await verifyLedger(next);
+    return entries.at(-1)!;
+  });
+}
+
