@@ -32,12 +32,16 @@ export function tagIndex<V extends VersionRecord>(objects: ReadonlyArray<{ id: s
   return new Map([...tags.entries()].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** A URL-safe slug for a tag page. */
+/** The longest tag slug: it names a folder of the site, and file systems cap a name at 255 bytes. */
+export const MAX_TAG_SLUG = 64;
+
+/** A URL-safe slug for a tag page, at most `MAX_TAG_SLUG` characters (a longer tag is cut; equal slugs get a number). */
 export function tagSlug(tag: string): string {
   const slug = tag
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, MAX_TAG_SLUG)
     .replace(/^-+|-+$/g, '');
   return slug || 'tag';
 }

@@ -26,8 +26,20 @@ export function llmsTxt(registryUrl: string, objects: ReadonlyArray<{ id: string
   for (const o of objects) {
     const m = latestRecord(o).manifest;
     lines.push(
-      `- [${m.name.replace(/[[\]]/g, '')}](${url(versionPagePath(o.id, o.latest))}): ${o.id}@${o.latest}, ${o.versions.length} version(s); [agent.json](${url(agentPath(o.id, o.latest))}), [versions](${url(apiPaths.object(o.id))})`,
+      `- [${markdownLinkText(m.name)}](${url(versionPagePath(o.id, o.latest))}): ${o.id}@${o.latest}, ${o.versions.length} version(s); [agent.json](${url(agentPath(o.id, o.latest))}), [versions](${url(apiPaths.object(o.id))})`,
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `text` as the label of a Markdown link on one line: line breaks and other control characters become one space (a
+ * name cannot start a section or a link of its own), and the characters Markdown reads in a label are escaped.
+ */
+export function markdownLinkText(text: string): string {
+  const line = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/[\\[\]<>`*_]/g, '\\$&')
+    .trim();
+  return line || '(unnamed)';
 }

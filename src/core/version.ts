@@ -4,8 +4,17 @@ import semver from 'semver';
 export const SEMVER_REGEX =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
-/** Why a string is not exactly a Semantic Versioning 2.0.0 version, or null when it is. */
+/**
+ * The longest version here. A version names a folder and, with `.json`, a file of the site; file systems cap a name at
+ * 255 bytes, and a version never needs more than a small part of that.
+ */
+export const MAX_VERSION_LENGTH = 128;
+
+/** Why a string is not exactly a Semantic Versioning 2.0.0 version of at most `MAX_VERSION_LENGTH` characters, or null when it is. */
 export function versionProblem(input: string): string | null {
+  if (input.length > MAX_VERSION_LENGTH) {
+    return `is ${input.length} characters long; a version may have at most ${MAX_VERSION_LENGTH} (it names a folder and files of the site)`;
+  }
   const parsed = semver.parse(input, { loose: false });
   if (!parsed && SEMVER_REGEX.test(input)) {
     return `"${input}" has a numeric part above ${Number.MAX_SAFE_INTEGER}, which versions here cannot order`;

@@ -1,5 +1,4 @@
 /** Reads and checks one version folder, `objects/<id>/versions/<version>/` (DESIGN §4, §10). */
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { GltfFinding } from '../core/gltf-rules.ts';
 import { representationUrl } from '../core/paths.ts';
@@ -7,6 +6,7 @@ import { sriOf } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
 import { manifestProblems } from '../core/validate-manifest.ts';
 import { publicationProblems } from './check-publication.ts';
+import { readRegistryJson } from './read-registry-json.ts';
 import type { FileDigest, FileHasher } from '../io/hash-file.ts';
 import type { LimitFunction } from 'p-limit';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
@@ -55,15 +55,6 @@ interface Declared {
   pointer: string;
   /** `<id>.<format>`, or null when that is not a single file name. */
   name: string | null;
-}
-
-/** Parses JSON bytes, or returns why they are not JSON. */
-export function parseJson(bytes: Uint8Array): { value: unknown } | { error: string } {
-  try {
-    return { value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
-  } catch (error) {
-    return { error: `is not valid JSON: ${(error as Error).message}` };
-  }
 }
 
 /** A problem message for a file that could not be read. */
@@ -128,17 +119,16 @@ export async function checkVersion(
     if (!present.has(PUBLICATION_FILE)) at(publicationFile, 'is missing');
     return { problems, verified };
   }
-  const manifestBytes = new Uint8Array(await readFile(manifestFile));
-  const manifestHash = await sriOf(manifestBytes);
-  const parsed = parseJson(manifestBytes);
+  const read = await readRegistryJson(manifestFile);
+  const manifestHash = 'bytes' in read ? await sriOf(read.bytes) : null;
   let manifest: Record<string, unknown> | undefined;
   let manifestOk = false;
-  if ('error' in parsed) at(manifestFile, parsed.error);
+  if ('error' in read) at(manifestFile, read.error, read.pointer);
   else {
-    const schema = manifestProblems(parsed.value);
+    const schema = manifestProblems(read.value);
     for (const p of schema) at(manifestFile, p.message, p.pointer);
     manifestOk = schema.length === 0;
-    if (isObject(parsed.value)) manifest = parsed.value;
+    if (isObject(read.value)) manifest = read.value;
   }
 
   const files: RegistryFile[] = [];
@@ -241,9 +231,9 @@ export async function checkVersion(
   let publication: PublicationRecord | undefined;
   if (!present.has(PUBLICATION_FILE)) at(publicationFile, 'is missing');
   else {
-    const pub = parseJson(new Uint8Array(await readFile(publicationFile)));
-    if ('error' in pub) at(publicationFile, pub.error);
-    else {
+    const pub = await readRegistryJson(publicationFile);
+    if ('error' in pub) at(publicationFile, pub.error, pub.pointer);
+    else if (manifestHash !== null) {
       const found = publicationProblems(pub.value, manifestHash);
       for (const p of found) at(publicationFile, p.message, p.pointer);
       if (found.length === 0) publication = pub.value as PublicationRecord;

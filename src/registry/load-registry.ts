@@ -1,5 +1,6 @@
 /** Reads `registry/` and checks every rule of DESIGN §4 and §10, collecting all problems in one pass. */
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import { readRegistryJson } from './read-registry-json.ts';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { formatCount } from '../core/format-count.ts';
@@ -8,7 +9,7 @@ import { latestNotRetracted } from '../core/latest.ts';
 import { RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
 import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
-import { checkVersion, parseJson, readError, type GltfFileValidator, type VersionCheck } from './check-version.ts';
+import { checkVersion, readError, type GltfFileValidator, type VersionCheck } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { sha256File, type FileHasher } from '../io/hash-file.ts';
 import { checkLedgerFile, type KnownVersion, type LedgerState } from './check-ledger-file.ts';
@@ -156,14 +157,9 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
       at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in worlds/; expected only <world-id>.json files`);
       continue;
     }
-    const bytes = await readFile(entry.path).catch((error: unknown) => readError(error));
-    if (typeof bytes === 'string') {
-      at(entry.path, bytes);
-      continue;
-    }
-    const parsed = parseJson(new Uint8Array(bytes));
+    const parsed = await readRegistryJson(entry.path).catch((error: unknown) => ({ error: readError(error), pointer: undefined }));
     if ('error' in parsed) {
-      at(entry.path, parsed.error);
+      problems.push({ file: rel(entry.path), ...(parsed.pointer ? { pointer: parsed.pointer } : {}), message: parsed.error });
       continue;
     }
     const found = worldProblems(parsed.value, entry.name.slice(0, -'.json'.length), exists);

@@ -1,6 +1,7 @@
 /** Copies every version's manifest and representation bytes, and the thumbnails, into the built site. */
 import { constants } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, stat, utimes } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, stat, utimes } from 'node:fs/promises';
+import { readRegistryJson } from '../registry/read-registry-json.ts';
 import { dirname, join } from 'node:path';
 import type { Manifest } from '../core/types.ts';
 import pLimit from 'p-limit';
@@ -74,16 +75,17 @@ export async function copyPublishedFiles(registry: string, outDir: string, cache
   await Promise.all(folders.map((folder) => limit(async () => {
     const from = join(registry, folder);
     const to = join(outDir, folder);
-    const [reps, manifestText] = await Promise.all([
+    const [reps, manifestJson] = await Promise.all([
       readdir(join(from, 'representations')),
-      readFile(join(from, 'aso.object.json'), 'utf8'),
+      readRegistryJson(join(from, 'aso.object.json')),
       mkdir(join(to, 'representations'), { recursive: true }),
     ]);
     await Promise.all([
       copy(join(from, 'aso.object.json'), join(to, 'aso.object.json')),
       ...reps.map((name) => copy(join(from, 'representations', name), join(to, 'representations', name))),
     ]);
-    const source = thumbnailSource(JSON.parse(manifestText) as Manifest);
+    if ('error' in manifestJson) throw new Error(`${join(from, 'aso.object.json')}: ${manifestJson.error}`);
+    const source = thumbnailSource(manifestJson.value as Manifest);
     if (source) {
       const thumb = await makeThumbnail(join(from, 'representations', `${source.id}.${source.format}`), source.hash, cache);
       await Promise.all([thumb.webp, thumb.jpeg].map((file) => copyOnce(file, join(outDir, thumbnailSitePath(file)))));

@@ -4,7 +4,6 @@
  * module, so full manifests there would cost memory and bundling time in proportion to the registry.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hexToSri } from '../core/sri.ts';
 import { versionDir } from '../core/paths.ts';
@@ -12,6 +11,7 @@ import type { Retracted } from '../core/retractions.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 import { MANIFEST_FILE, PUBLICATION_FILE } from '../registry/check-version.ts';
 import pLimit from 'p-limit';
+import { readRegistryJson } from '../registry/read-registry-json.ts';
 
 /** A catalog thumbnail as the pages link it. */
 export interface EntryThumbnail {
@@ -53,12 +53,15 @@ export async function readVersionEntries(stored: readonly StoredVersion[], regis
     stored.map((s, i) => limit(async () => {
       const dir = join(registryRoot, ...versionDir(s.id, s.version).split('/'));
       const manifestFile = join(dir, MANIFEST_FILE);
-      const [manifestBytes, publicationText] = await Promise.all([readFile(manifestFile), readFile(join(dir, PUBLICATION_FILE), 'utf8')]);
-      const hash = hexToSri(createHash('sha256').update(manifestBytes).digest('hex'));
+      // The same reader as the check: what it accepted reads back to the same value here.
+      const [manifest, publication] = await Promise.all([readRegistryJson(manifestFile), readRegistryJson(join(dir, PUBLICATION_FILE))]);
+      if (!('bytes' in manifest) || 'error' in manifest) throw new Error(`${manifestFile}: ${manifest.error}`);
+      if ('error' in publication) throw new Error(`${join(dir, PUBLICATION_FILE)}: ${publication.error}`);
+      const hash = hexToSri(createHash('sha256').update(manifest.bytes).digest('hex'));
       if (hash !== s.recordHash) throw new Error(`${manifestFile}: changed during the build (record hash ${s.recordHash}, now ${hash}); build again`);
       out[i] = {
-        manifest: JSON.parse(manifestBytes.toString('utf8')) as Manifest,
-        publication: JSON.parse(publicationText) as PublicationRecord,
+        manifest: manifest.value as Manifest,
+        publication: publication.value as PublicationRecord,
         thumbnail: s.thumbnail,
         retracted: s.retracted,
       };

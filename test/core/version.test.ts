@@ -5,6 +5,7 @@ import {
   isExactVersion,
   isPrerelease,
   sortHistory,
+  MAX_VERSION_LENGTH,
   versionProblem,
 } from '../../src/core/version.ts';
 
@@ -17,6 +18,12 @@ describe('versionProblem', () => {
   it('explains a string that is not a version', () => {
     expect(versionProblem('1.0')).toBe('"1.0" is not a Semantic Versioning 2.0.0 version (MAJOR.MINOR.PATCH[-prerelease][+build])');
     expect(isExactVersion('1.0')).toBe(false);
+  });
+
+  it('refuses a valid SemVer longer than a version may be, since it names files of the site', () => {
+    const atLimit = `1.0.0-${'a'.repeat(MAX_VERSION_LENGTH - 6)}`;
+    expect(versionProblem(atLimit)).toBeNull();
+    expect(versionProblem(`${atLimit}b`)).toBe(`is ${MAX_VERSION_LENGTH + 1} characters long; a version may have at most ${MAX_VERSION_LENGTH} (it names a folder and files of the site)`);
   });
 
   it('suggests the exact form of a loose one', () => {
