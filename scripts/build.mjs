@@ -3,11 +3,18 @@
 // Without a bound V8 lets garbage pile up to several times the live data while thousands of pages render: 1.9 GB of
 // resident memory for 10,000 versions, against under 1 GB with the bound and the same build time (see the README's
 // benchmark). Plain JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
+//
+// A build that fails after it began writing the output folder leaves a marker there (src/site/stale-output.ts,
+// INCOMPLETE_MARKER); the folder is then removed here, a top-level .git (a deploy checkout) excepted, so that no deploy
+// step publishes half a site. A build that fails earlier (a registry problem) has not touched the folder.
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const DEFAULT_HEAP_MB = 640;
+const INCOMPLETE_MARKER = '.build-incomplete';
 
 const raw = process.env.ASO_BUILD_HEAP_MB?.trim();
 const heapMb = raw ? Number(raw) : DEFAULT_HEAP_MB;
@@ -15,12 +22,21 @@ if (!Number.isInteger(heapMb) || heapMb < 128) {
   process.stderr.write(`ASO_BUILD_HEAP_MB must be a whole number of MiB, at least 128 (not "${raw}")\n`);
   process.exit(2);
 }
+const args = process.argv.slice(2);
+const { values } = parseArgs({ args, options: { root: { type: 'string' }, outDir: { type: 'string' } }, strict: false, allowPositionals: true });
+const root = resolve(typeof values.root === 'string' ? values.root : '.');
+const outDir = resolve(root, typeof values.outDir === 'string' ? values.outDir : 'dist');
+
 const astro = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'astro.js');
-const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, astro, 'build', ...process.argv.slice(2)], { stdio: 'inherit' });
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, astro, 'build', ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   if (code === 134 || signal === 'SIGABRT') {
     process.stderr.write(`the build ran out of its ${heapMb} MiB heap; a larger registry needs more: ASO_BUILD_HEAP_MB=${heapMb * 2} npm run build\n`);
+  }
+  if (code !== 0 && existsSync(join(outDir, INCOMPLETE_MARKER))) {
+    for (const name of readdirSync(outDir)) if (name !== '.git') rmSync(join(outDir, name), { recursive: true, force: true });
+    process.stderr.write(`the build failed while writing ${outDir}; removed the partial site there so that it cannot be deployed (the next build writes it whole)\n`);
   }
   process.exit(code ?? 1);
 });

@@ -12,6 +12,7 @@ import type { LimitFunction } from 'p-limit';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
 import { isGltf, validateGltfFile } from './validate-gltf.ts';
+import { imageProblem, isImage } from './check-image.ts';
 
 export const MANIFEST_FILE = 'aso.object.json';
 export const PUBLICATION_FILE = 'publication.json';
@@ -194,7 +195,8 @@ export async function checkVersion(
             ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
               ? await (ctx.validateGltfFile ?? ((p, format) => validateGltfFile(p, { format })))(path, d.rep.format, digest)
               : [];
-          return { status: 'read' as const, d, path, digest, gltf };
+          const image = typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType }) ? await imageProblem(path, d.rep.mediaType) : null;
+          return { status: 'read' as const, d, path, digest, gltf, image };
         } catch (error) {
           return { status: 'unreadable' as const, d, path, why: readError(error) };
         }
@@ -220,7 +222,8 @@ export async function checkVersion(
         at(manifestFile, `hash mismatch for ${file}: expected ${r.d.rep.hash}, actual ${r.digest.hash}`, `${r.d.pointer}/hash`);
       }
       for (const f of r.gltf) at(r.path, f.message, f.pointer);
-      if (ok && r.gltf.length === 0) {
+      if (r.image) at(r.path, r.image);
+      if (ok && r.gltf.length === 0 && !r.image) {
         verified.files++;
         verified.bytes += r.digest.byteLength;
       }

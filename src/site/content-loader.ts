@@ -9,7 +9,7 @@ import { formatProblem } from '../registry/registry-model.ts';
 import { cacheDir, registryDir } from '../registry/registry-dir.ts';
 import { registryUrl } from '../registry/registry-url.ts';
 import type { StoredVersion } from './read-version-entries.ts';
-import { makeThumbnail, thumbnailSource } from './thumbnails.ts';
+import { thumbnailOrNull, thumbnailSource } from './thumbnails.ts';
 
 export type { VersionEntry } from './read-version-entries.ts';
 
@@ -68,7 +68,7 @@ export function versionsLoader(): Loader {
           if (store.get(key)?.digest === digest) continue;
           const source = thumbnailSource(v.manifest);
           const file = source && v.files.find((f) => f.rep.id === source.id && f.rep.hash === source.hash);
-          const thumb = file ? await makeThumbnail(file.path, source.hash, cache) : null;
+          const thumb = file ? await thumbnailOrNull(file.path, source.hash, cache, (m) => logger.warn(m)) : null;
           const data: StoredVersion = {
             id: v.id,
             version: v.version,

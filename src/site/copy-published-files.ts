@@ -5,7 +5,7 @@ import { readRegistryJson } from '../registry/read-registry-json.ts';
 import { dirname, join } from 'node:path';
 import type { Manifest } from '../core/types.ts';
 import pLimit from 'p-limit';
-import { makeThumbnail, thumbnailSource } from './thumbnails.ts';
+import { thumbnailOrNull, thumbnailSource } from './thumbnails.ts';
 import { thumbnailSitePath } from './content-loader.ts';
 
 /** The version folders of a checked registry, relative to it: `objects/<id>/versions/<v>`. */
@@ -87,8 +87,9 @@ export async function copyPublishedFiles(registry: string, outDir: string, cache
     if ('error' in manifestJson) throw new Error(`${join(from, 'aso.object.json')}: ${manifestJson.error}`);
     const source = thumbnailSource(manifestJson.value as Manifest);
     if (source) {
-      const thumb = await makeThumbnail(join(from, 'representations', `${source.id}.${source.format}`), source.hash, cache);
-      await Promise.all([thumb.webp, thumb.jpeg].map((file) => copyOnce(file, join(outDir, thumbnailSitePath(file)))));
+      // The content loader made it (or warned that it could not) already; this finds it in the cache.
+      const thumb = await thumbnailOrNull(join(from, 'representations', `${source.id}.${source.format}`), source.hash, cache, () => {});
+      if (thumb) await Promise.all([thumb.webp, thumb.jpeg].map((file) => copyOnce(file, join(outDir, thumbnailSitePath(file)))));
     }
   })));
   return { paths, copied };

@@ -8,6 +8,23 @@ import { join } from 'node:path';
 const MARKER = 'build-started';
 
 /**
+ * The file a build keeps in the output folder from its first write to its last: a folder that holds it is not a whole
+ * site. `npm run build` (scripts/build.mjs, which names it too) removes such a folder when the build fails.
+ */
+export const INCOMPLETE_MARKER = '.build-incomplete';
+
+/** Marks `outDir` as being written. */
+export async function markOutputIncomplete(outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, INCOMPLETE_MARKER), 'a build is writing this folder, or failed while it did; it is not a whole site\n');
+}
+
+/** Marks `outDir` as a whole site again. */
+export async function markOutputComplete(outDir: string): Promise<void> {
+  await rm(join(outDir, INCOMPLETE_MARKER), { force: true });
+}
+
+/**
  * Marks the start of a build with a file in `cacheDir`: files written from now on have a modification time at or
  * after the marker's, taken from the same clock (the kernel's), so no clock of this process is compared with it.
  */

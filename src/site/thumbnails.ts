@@ -37,6 +37,19 @@ export function makeThumbnail(source: string, hash: string, cache: string): Prom
   return pending;
 }
 
+/**
+ * The thumbnail of an image, or null when sharp cannot make one (pixels the check's header test could not see, say):
+ * `warn` names the file and why, and the version's pages show no thumbnail rather than the build stopping.
+ */
+export async function thumbnailOrNull(source: string, hash: string, cache: string, warn: (message: string) => void): Promise<Thumbnail | null> {
+  try {
+    return await makeThumbnail(source, hash, cache);
+  } catch (error) {
+    warn(`${source}: no thumbnail: ${(error as Error).message}`);
+    return null;
+  }
+}
+
 async function makeThumbnailOnce(source: string, hash: string, cache: string): Promise<Thumbnail> {
   const key = `${sriToHex(hash)}-w${THUMBNAIL_WIDTH}`;
   const dir = join(cache, 'thumbnails');

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeThumbnail } from '../../src/site/thumbnails.ts';
+import { imageProblem } from '../../src/registry/check-image.ts';
+import { makeThumbnail, thumbnailOrNull } from '../../src/site/thumbnails.ts';
 import { pngBytes, sri } from '../support/fixture-registry.ts';
 
 describe('makeThumbnail', () => {
@@ -44,5 +45,33 @@ describe('makeThumbnail', () => {
     await rm(join(dir, 'cache-d', 'thumbnails', first.webp.split('/').pop()!));
     const again = await makeThumbnail(source, hash, join(dir, 'cache-d'));
     expect(await sharp(again.webp).metadata()).toMatchObject({ format: 'webp', width: 320 });
+  });
+});
+
+describe('thumbnailOrNull', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'aso-thumbs-null-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('makes the thumbnail of an AVIF image, which browser-image shows', async () => {
+    const bytes = new Uint8Array(await sharp({ create: { width: 64, height: 32, channels: 3, background: '#226688' } }).avif().toBuffer());
+    const file = join(dir, 'photo.avif');
+    await writeFile(file, bytes);
+    const thumb = await thumbnailOrNull(file, sri(bytes), join(dir, 'cache'), () => expect.unreachable());
+    expect(thumb).toMatchObject({ width: 64, height: 32 });
+  });
+
+  it('gives null and names the file when the pixels cannot be read, although the header can', async () => {
+    const whole = await pngBytes(400, 300);
+    const cut = whole.slice(0, Math.floor(whole.length / 2));
+    const file = join(dir, 'cut.png');
+    await writeFile(file, cut);
+    expect(await imageProblem(file, 'image/png')).toBeNull();
+    const warnings: string[] = [];
+    expect(await thumbnailOrNull(file, sri(cut), join(dir, 'cache'), (m) => warnings.push(m))).toBeNull();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(new RegExp(`^${file}: no thumbnail: `));
   });
 });

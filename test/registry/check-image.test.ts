@@ -1,0 +1,57 @@
+/** Image representations hold the format their media type names, so browsers and the thumbnail step can read them. */
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { imageProblem, isImage } from '../../src/registry/check-image.ts';
+import { loadRegistry } from '../../src/registry/load-registry.ts';
+import { formatProblem } from '../../src/registry/registry-model.ts';
+import { createFixture, REGISTRY_URL, type Fixture } from './fixture.ts';
+
+let fixtures: Fixture[] = [];
+afterEach(async () => {
+  await Promise.all(fixtures.map((f) => f.cleanup()));
+  fixtures = [];
+});
+
+const image = (format: 'png' | 'jpeg' | 'webp' | 'avif'): Promise<Uint8Array> =>
+  sharp({ create: { width: 8, height: 6, channels: 3, background: '#884422' } })
+    .toFormat(format)
+    .toBuffer()
+    .then((b) => new Uint8Array(b));
+
+async function registryWith(file: { id: string; format: string; mediaType: string; bytes: Uint8Array }): Promise<string[]> {
+  const fx = await createFixture();
+  fixtures.push(fx);
+  await fx.addVersion({ id: 'photo', version: '1.0.0', files: [{ type: 'image', ...file }] });
+  const { problems } = await loadRegistry(fx.root, { registryUrl: REGISTRY_URL });
+  return problems.map(formatProblem);
+}
+
+describe('the image rule in the check', () => {
+  it('accepts PNG, JPEG, WebP and AVIF under their media types', async () => {
+    for (const [format, mediaType] of [['png', 'image/png'], ['jpeg', 'image/jpeg'], ['webp', 'image/webp'], ['avif', 'image/avif']] as const) {
+      expect(await registryWith({ id: 'picture', format: format === 'jpeg' ? 'jpg' : format, mediaType, bytes: await image(format) })).toEqual([]);
+    }
+  });
+
+  it('refuses bytes that are no image, naming the file', async () => {
+    const problems = await registryWith({ id: 'picture', format: 'png', mediaType: 'image/png', bytes: new TextEncoder().encode('not an image at all') });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^registry\/objects\/photo\/versions\/1\.0\.0\/representations\/picture\.png: file: is declared image\/png but is not an image that can be read: /);
+  });
+
+  it('refuses an image whose format is not the declared one', async () => {
+    expect(await registryWith({ id: 'picture', format: 'avif', mediaType: 'image/avif', bytes: await image('png') })).toEqual([
+      'registry/objects/photo/versions/1.0.0/representations/picture.avif: file: is declared image/avif but holds PNG; save it as AVIF or declare the media type of what it holds',
+    ]);
+  });
+
+  it('checks only the media types the image runtime shows', () => {
+    expect(isImage({ mediaType: 'image/avif' })).toBe(true);
+    expect(isImage({ mediaType: 'image/gif' })).toBe(false);
+    expect(isImage({ mediaType: 'model/gltf-binary' })).toBe(false);
+  });
+
+  it('says nothing for a media type it does not check', async () => {
+    expect(await imageProblem('/nonexistent', 'application/octet-stream')).toBeNull();
+  });
+});
