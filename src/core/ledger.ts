@@ -58,13 +58,30 @@ export function ledgerLine(entry: LedgerEntry): string {
 export function ledgerLines(text: string): { lines: string[]; problems: LedgerProblem[] } {
   if (text === '') return { lines: [], problems: [] };
   const problems: LedgerProblem[] = [];
-  if (!text.endsWith('\n')) problems.push({ line: text.split('\n').length, message: 'the file must end with a newline' });
   const lines = text.replace(/\n$/, '').split('\n');
+  if (!text.endsWith('\n')) {
+    const last = lines.length;
+    problems.push({ line: last, message: isTorn(lines[last - 1]!) ? TORN_LINE : 'the file must end with a newline' });
+  }
   lines.forEach((l, i) => {
     if (l.trim() === '') problems.push({ line: i + 1, message: 'empty line' });
     else if (l.endsWith('\r')) problems.push({ line: i + 1, message: 'ends with a carriage return; lines end with LF only (check git\'s core.autocrlf)' });
   });
   return { lines, problems };
+}
+
+/** What check says of a last line that an interrupted append cut short. */
+export const TORN_LINE =
+  'is cut short (no newline at the end and not whole JSON): an append was interrupted, by a crash say, and that publication was not recorded; delete this partial line, then append the version again (npx tsx scripts/ledger.ts append <id>@<version>)';
+
+/** True when `line` is not whole JSON: what a write cut off before its newline leaves. */
+function isTorn(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** SRI of a line's exact bytes: the `prev` of the next line. */
@@ -86,7 +103,9 @@ export async function verifyLedger(text: string): Promise<VerifiedLedger> {
     try {
       parsed = JSON.parse(line);
     } catch (e) {
-      if (line.trim() !== '') problems.push({ line: n, message: `is not JSON: ${(e as Error).message}` });
+      // A torn last line is reported once, by ledgerLines.
+      const torn = n === lines.length && !text.endsWith('\n');
+      if (line.trim() !== '' && !torn) problems.push({ line: n, message: `is not JSON: ${(e as Error).message}` });
       prevHash = await lineHash(line);
       continue;
     }

@@ -1,6 +1,7 @@
 /** Reads `registry/` and checks every rule of DESIGN §4 and §10, collecting all problems in one pass. */
 import { lstat } from 'node:fs/promises';
 import { readRegistryJson } from './read-registry-json.ts';
+import { lockPath as lockName } from '../io/file-lock.ts';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { formatCount } from '../core/format-count.ts';
@@ -92,6 +93,8 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
     else if (entry.kind === 'dir' && entry.name === 'objects') objectsDir = entry.path;
     else if (entry.kind === 'dir' && entry.name === 'worlds') worldsDir = entry.path;
     else if (entry.kind === 'file' && entry.name === LEDGER_FILE) hasLedger = true;
+    // The lock of an append in progress (an empty folder, which git never records).
+    else if (entry.kind === 'dir' && entry.name === lockName(LEDGER_FILE)) continue;
     else if (entry.kind === 'file' && entry.name === RETRACTIONS_FILE) hasRetractions = true;
     else at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in the registry folder; expected only ${ROOT_ENTRIES}`);
   }
