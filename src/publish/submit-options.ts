@@ -37,6 +37,8 @@ export interface SubmitOptions {
   signal?: AbortSignal;
   /** Where state files and the built-in service's data live; default `<cache dir>/submit`. */
   stateDir?: string;
+  /** The largest asset downloaded, in bytes; default 512 MiB (`--max-asset-mb`). */
+  maxAssetBytes?: number;
   /** Retries of each API call (tests make it small). */
   retries?: number;
   /** Backoff of polls and retries in milliseconds (tests make it short). */
@@ -47,8 +49,8 @@ export interface SubmitOptions {
 export const SUBMIT_USAGE = `usage: npm run submit -- --image <path or URL> --model <id> --object <id>
          [--name <text>] [--description <text>] [--tags a,b] [--license <SPDX>]
          [--bump patch|minor|major | --version <x.y.z>] [--api <base URL>] [--publisher <label>]
-         [--timeout <seconds>] [--no-commit]
-       npm run submit -- --resume <job id> [--api <base URL>] [--timeout <seconds>] [--no-commit]
+         [--timeout <seconds>] [--max-asset-mb <MiB>] [--no-commit]
+       npm run submit -- --resume <job id> [--api <base URL>] [--timeout <seconds>] [--max-asset-mb <MiB>] [--no-commit]
        npm run submit -- --correct <id>@<version> --reason <text>
          [--name] [--description] [--tags] [--license] [--bump | --version] [--publisher] [--no-commit]
 environment: ASO_API_KEY (the API key), ASO_API_URL (the job API; unset: the built-in service)`;
@@ -78,6 +80,7 @@ export function parseSubmitArgs(argv: readonly string[]): Omit<SubmitOptions, 'c
         correct: { type: 'string' },
         reason: { type: 'string' },
         timeout: { type: 'string' },
+        'max-asset-mb': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -93,6 +96,13 @@ export function parseSubmitArgs(argv: readonly string[]): Omit<SubmitOptions, 'c
     const seconds = Number(timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) throw usageError(`--timeout must be a positive number of seconds, not "${timeout}"`);
     timeoutMs = Math.round(seconds * 1000);
+  }
+  const maxMb = str('max-asset-mb');
+  let maxAssetBytes: number | undefined;
+  if (maxMb !== undefined) {
+    const mb = Number(maxMb);
+    if (!Number.isInteger(mb) || mb < 1) throw usageError(`--max-asset-mb must be a whole number of MiB, at least 1, not "${maxMb}"`);
+    maxAssetBytes = mb * 1024 * 1024;
   }
   const tags = str('tags');
   return {
@@ -113,6 +123,7 @@ export function parseSubmitArgs(argv: readonly string[]): Omit<SubmitOptions, 'c
     correct: str('correct'),
     reason: str('reason'),
     timeoutMs,
+    maxAssetBytes,
   };
 }
 

@@ -269,7 +269,7 @@ async function connect(ctx: Context, resume: PublishState['api'] | undefined): P
     env: ctx.env,
     stateDir: ctx.stateDir,
     ...(resume ? { resume } : {}),
-    client: { retries: options.retries, backoff, signal: options.signal },
+    client: { retries: options.retries, backoff, signal: options.signal, ...(options.maxAssetBytes !== undefined ? { maxAssetBytes: options.maxAssetBytes } : {}) },
   });
 }
 

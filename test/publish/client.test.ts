@@ -56,5 +56,7 @@ describe('arguments', () => {
     expect(parsed).toMatchObject({ image: 'photo.jpg', model: 'relief', object: 'oak-chair', tags: ['a', 'b', 'c'], bump: 'minor', commit: false, timeoutMs: 90_000 });
     expect(() => parseSubmitArgs(['--timeout=-1'])).toThrow('--timeout must be a positive number of seconds, not "-1"');
     expect(() => parseTags('a,b,a')).toThrow('--tags names "a" twice; tags must be unique');
+    expect(parseSubmitArgs(['--max-asset-mb', '64']).maxAssetBytes).toBe(64 * 1024 * 1024);
+    expect(() => parseSubmitArgs(['--max-asset-mb', '0.5'])).toThrow('--max-asset-mb must be a whole number of MiB, at least 1, not "0.5"');
   });
 });

@@ -1,5 +1,8 @@
 /** A client of the image-to-3D job API (DESIGN §7): retries with backoff, validates every answer, verifies assets. */
 import { createHash } from 'node:crypto';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep, type BackoffOptions } from './backoff.ts';
 import { JobApiError, unauthorizedMessage } from './job-api-error.ts';
 import { parseJob, parseModelList, type ApiJob, type ApiModel } from './parse-job.ts';
@@ -16,13 +19,18 @@ export interface JobClientOptions {
   maxRetryAfterMs?: number;
   /** Time allowed for one request, in milliseconds; default 30 s. */
   requestTimeoutMs?: number;
-  /** The largest asset accepted, in bytes; default 512 MiB. */
+  /** The largest asset accepted, in bytes; default `DEFAULT_MAX_ASSET_BYTES`. */
   maxAssetBytes?: number;
+  /** Where an asset is streamed to while it downloads; default the system's temporary folder. */
+  tempDir?: string;
   /** Aborts every request and wait. */
   signal?: AbortSignal;
   /** Told before each retry. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
+
+/** The largest asset downloaded unless told otherwise: 512 MiB. */
+export const DEFAULT_MAX_ASSET_BYTES = 512 * 1024 * 1024;
 
 /** What to send for a new job: an image file (multipart upload) or a URL the API fetches. */
 export type CreateJob =
@@ -129,9 +137,12 @@ export class JobClient {
     } catch {
       throw new JobApiError('garbage', `job ${job.id}: download_url "${job.download_url}" is not a URL`);
     }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      throw new JobApiError('garbage', `job ${job.id}: download_url "${job.download_url}" uses ${target.protocol.replace(':', '')}; an asset is downloaded over http or https only`);
+    }
     // The key goes only to the API's own origin, never to a storage host it redirects to.
     const sameOrigin = target.origin === new URL(this.baseUrl).origin;
-    const max = this.options.maxAssetBytes ?? 512 * 1024 * 1024;
+    const max = this.options.maxAssetBytes ?? DEFAULT_MAX_ASSET_BYTES;
     return this.attempt(`the asset of job ${job.id}`, async (signal) => {
       const res = await fetch(target, { headers: sameOrigin ? this.auth() : {}, signal });
       if (!res.ok) {
@@ -141,25 +152,34 @@ export class JobClient {
       const declared = res.headers.get('content-length');
       const length = declared === null ? undefined : Number(declared);
       if (length !== undefined && (!Number.isSafeInteger(length) || length < 0)) throw new Retryable('garbage', `the asset's Content-Length "${declared}" is not a byte count`);
-      if (length !== undefined && length > max) throw new JobApiError('integrity', `the asset of job ${job.id} has ${length} bytes; the limit is ${max}`);
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      if (length !== undefined && bytes.length !== length) {
-        throw new Retryable('garbage', `the asset of job ${job.id} ended after ${bytes.length} of ${length} bytes (Content-Length)`);
+      const tooLarge = (what: string): JobApiError => new JobApiError('integrity', `the asset of job ${job.id} ${what} (--max-asset-mb raises the limit)`);
+      if (length !== undefined && length > max) {
+        await res.body?.cancel().catch(() => {});
+        throw tooLarge(`has ${length} bytes (Content-Length), over the limit of ${max} bytes`);
       }
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      const header = res.headers.get('x-content-sha256')?.trim().toLowerCase();
-      const expectedHash = header ?? job.asset?.sha256;
-      if (!expectedHash) throw new JobApiError('integrity', `the asset of job ${job.id} came without an X-Content-SHA256 header, and the job declares no asset.sha256`);
-      if (sha256 !== expectedHash) {
-        throw new JobApiError('integrity', `the asset of job ${job.id} does not match its declared SHA-256: expected ${expectedHash}, actual ${sha256}`);
+      const { byteLength, sha256, bytes, discard } = await streamToFile(res, max, this.options.tempDir ?? tmpdir(), () =>
+        tooLarge(`passed the limit of ${max} bytes while downloading and was stopped there`),
+      );
+      try {
+        if (length !== undefined && byteLength !== length) {
+          throw new Retryable('garbage', `the asset of job ${job.id} ended after ${byteLength} of ${length} bytes (Content-Length)`);
+        }
+        const header = res.headers.get('x-content-sha256')?.trim().toLowerCase();
+        const expectedHash = header ?? job.asset?.sha256;
+        if (!expectedHash) throw new JobApiError('integrity', `the asset of job ${job.id} came without an X-Content-SHA256 header, and the job declares no asset.sha256`);
+        if (sha256 !== expectedHash) {
+          throw new JobApiError('integrity', `the asset of job ${job.id} does not match its declared SHA-256: expected ${expectedHash}, actual ${sha256}`);
+        }
+        if (job.asset && job.asset.sha256 !== sha256) {
+          throw new JobApiError('integrity', `the asset of job ${job.id} does not match the job's asset.sha256: expected ${job.asset.sha256}, actual ${sha256}`);
+        }
+        if (job.asset && job.asset.byte_length !== byteLength) {
+          throw new JobApiError('integrity', `the asset of job ${job.id} has ${byteLength} bytes; the job declares asset.byte_length ${job.asset.byte_length}`);
+        }
+        return { bytes: await bytes(), sha256, mediaType: res.headers.get('content-type') };
+      } finally {
+        await discard();
       }
-      if (job.asset && job.asset.sha256 !== sha256) {
-        throw new JobApiError('integrity', `the asset of job ${job.id} does not match the job's asset.sha256: expected ${job.asset.sha256}, actual ${sha256}`);
-      }
-      if (job.asset && job.asset.byte_length !== bytes.length) {
-        throw new JobApiError('integrity', `the asset of job ${job.id} has ${bytes.length} bytes; the job declares asset.byte_length ${job.asset.byte_length}`);
-      }
-      return { bytes, sha256, mediaType: res.headers.get('content-type') };
     });
   }
 
@@ -234,6 +254,49 @@ export class JobClient {
         throw new JobApiError('aborted', `interrupted while waiting for ${what}`);
       }
     }
+  }
+}
+
+/**
+ * Streams a response body to a temporary file while hashing it, and stops with `tooLarge()` as soon as it passes
+ * `max` bytes, whatever the headers said: memory holds one chunk at a time. `bytes()` reads the verified file back
+ * (at most `max` bytes); `discard()` removes it, which a failure here does at once.
+ */
+async function streamToFile(
+  res: Response,
+  max: number,
+  tempDir: string,
+  tooLarge: () => Error,
+): Promise<{ byteLength: number; sha256: string; bytes: () => Promise<Uint8Array>; discard: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tempDir, 'aso-asset-'));
+  const file = join(dir, 'asset');
+  const remove = (): Promise<void> => rm(dir, { recursive: true, force: true });
+  try {
+    const hash = createHash('sha256');
+    let byteLength = 0;
+    const handle = await open(file, 'w');
+    try {
+      if (res.body) {
+        // Leaving the loop early (the limit) cancels the stream, which closes the connection.
+        for await (const chunk of res.body) {
+          byteLength += chunk.byteLength;
+          if (byteLength > max) throw tooLarge();
+          hash.update(chunk);
+          await handle.write(chunk);
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+    return {
+      byteLength,
+      sha256: hash.digest('hex'),
+      bytes: async () => new Uint8Array(await readFile(file)),
+      discard: remove,
+    };
+  } catch (error) {
+    await remove();
+    throw error;
   }
 }
 
