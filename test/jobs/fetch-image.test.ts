@@ -25,6 +25,17 @@ describe('the address policy of image_url', () => {
     expect(addressKind('172.32.0.1')).toBeUndefined();
   });
 
+  it('refuses IPv4 carried or translated in IPv6, whatever flag is set', () => {
+    const open = { allowLoopback: true, allowPrivate: true };
+    for (const address of ['::127.0.0.1', '::7f00:1', '::8.8.8.8', '::ffff:0:127.0.0.1', '::ffff:0:8.8.8.8', '64:ff9b::127.0.0.1', '64:ff9b::8.8.8.8', '64:ff9b:1::a00:1', '2002:7f00:1::1', '2001:0:7f00:1::1']) {
+      expect(addressKind(address), address).toBe('reserved');
+      expect(refusal(address, open), address).toMatch(new RegExp(`^${address.replace(/\./g, '\\.')} is a reserved address \\((ipv4Compatible|rfc6145|rfc6052|6to4|teredo)\\)$`));
+    }
+    // An IPv4-mapped address is its IPv4 address.
+    expect(refusal('::ffff:10.0.0.1', strict)).toBe('::ffff:10.0.0.1 is a private address (private)');
+    expect(refusal('::ffff:8.8.8.8', strict)).toBeUndefined();
+  });
+
   it('refuses non-public addresses unless a flag allows them', () => {
     expect(refusal('127.0.0.1', strict)).toMatch(/loopback/);
     expect(refusal('127.0.0.1', loopback)).toBeUndefined();

@@ -1,5 +1,11 @@
-/** Which network addresses the service may fetch images from: public ones only, unless loopback or private ranges are allowed. */
-import { BlockList, isIP } from 'node:net';
+/**
+ * Which network addresses the service may fetch images from: public unicast ones only, unless loopback or private
+ * ranges are allowed. The ranges are ipaddr.js's (`range()`), IPv4 inside IPv6 included: an IPv4-mapped address is
+ * judged as its IPv4 address, and every other form that carries or translates IPv4 (IPv4-compatible `::a.b.c.d`,
+ * IPv4-translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4, Teredo) is refused outright.
+ */
+import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 /** What may be reached besides the public internet. */
 export interface AddressPolicy {
@@ -10,64 +16,45 @@ export interface AddressPolicy {
 
 type Kind = 'loopback' | 'private' | 'link-local' | 'reserved';
 
-const RANGES: Array<[Kind, 'ipv4' | 'ipv6', string, number]> = [
-  ['loopback', 'ipv4', '127.0.0.0', 8],
-  ['loopback', 'ipv6', '::1', 128],
-  ['private', 'ipv4', '10.0.0.0', 8],
-  ['private', 'ipv4', '172.16.0.0', 12],
-  ['private', 'ipv4', '192.168.0.0', 16],
-  ['private', 'ipv4', '100.64.0.0', 10],
-  ['private', 'ipv6', 'fc00::', 7],
-  ['link-local', 'ipv4', '169.254.0.0', 16],
-  ['link-local', 'ipv6', 'fe80::', 10],
-  ['reserved', 'ipv4', '0.0.0.0', 8],
-  ['reserved', 'ipv4', '192.0.0.0', 24],
-  ['reserved', 'ipv4', '192.0.2.0', 24],
-  ['reserved', 'ipv4', '198.18.0.0', 15],
-  ['reserved', 'ipv4', '198.51.100.0', 24],
-  ['reserved', 'ipv4', '203.0.113.0', 24],
-  ['reserved', 'ipv4', '224.0.0.0', 4],
-  ['reserved', 'ipv4', '240.0.0.0', 4],
-  ['reserved', 'ipv6', '::', 128],
-  ['reserved', 'ipv6', '100::', 64],
-  ['reserved', 'ipv6', '2001:db8::', 32],
-  ['reserved', 'ipv6', 'ff00::', 8],
-];
+/** ipaddr.js range names that are not public and not reserved either. */
+const KINDS: Record<string, Kind> = {
+  loopback: 'loopback',
+  private: 'private',
+  uniqueLocal: 'private',
+  carrierGradeNat: 'private',
+  linkLocal: 'link-local',
+};
 
-const LISTS = new Map<Kind, BlockList>();
-for (const [kind, family, address, prefix] of RANGES) {
-  const list = LISTS.get(kind) ?? new BlockList();
-  list.addSubnet(address, prefix, family);
-  LISTS.set(kind, list);
+/** `::/96`, IPv4-compatible IPv6 (deprecated by RFC 4291): ipaddr.js calls it unicast, but it only carries IPv4. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+/** The ipaddr.js range of an address, an IPv4-mapped one judged as its IPv4 address; undefined when it is no IP address. */
+export function addressRange(address: string): string | undefined {
+  const plain = address.replace(/^\[|\]$/g, '');
+  const family = isIP(plain);
+  if (family === 0) return undefined;
+  // ipaddr.js reads `::a.b.c.d` as IPv4-mapped; the URL parser writes every IPv6 address in its canonical form first.
+  let parsed = ipaddr.parse(family === 6 ? new URL(`http://[${plain}]/`).hostname.slice(1, -1) : plain);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return 'ipv4Compatible';
+  return range;
 }
 
 /** The kind of a non-public address, or undefined for a public one. */
 export function addressKind(address: string): Kind | undefined {
-  const plain = unwrapMapped(address);
-  const family = isIP(plain) === 6 ? 'ipv6' : 'ipv4';
-  for (const [kind, list] of LISTS) if (list.check(plain, family)) return kind;
-  return undefined;
+  const range = addressRange(address);
+  if (range === undefined || range === 'unicast') return undefined;
+  return KINDS[range] ?? 'reserved';
 }
 
 /** Why `address` may not be fetched under `policy`, or undefined when it may. */
 export function refusal(address: string, policy: AddressPolicy): string | undefined {
-  if (isIP(unwrapMapped(address)) === 0) return `"${address}" is not an IP address`;
+  const range = addressRange(address);
+  if (range === undefined) return `"${address}" is not an IP address`;
   const kind = addressKind(address);
   if (!kind) return undefined;
   if (kind === 'loopback' && policy.allowLoopback) return undefined;
   if ((kind === 'private' || kind === 'link-local') && policy.allowPrivate) return undefined;
-  return `${address} is a ${kind} address`;
-}
-
-/** The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:a.b.c.d` or `::ffff:xxxx:xxxx`), else `address` unchanged. */
-function unwrapMapped(address: string): string {
-  const a = address.toLowerCase().replace(/^\[|\]$/g, '');
-  const dotted = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:0{0,4}:){0,5}:?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16), lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return a;
+  return `${address} is a ${kind} address (${range})`;
 }
