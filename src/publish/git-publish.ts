@@ -76,14 +76,36 @@ export async function commitOnBranch(target: GitTarget, paths: string[], message
     await run(['commit', '-q', '-m', message, '--', ...paths], top);
     return (await run(['rev-parse', 'HEAD'], top)).trim();
   } catch (error) {
-    await run(['reset', '-q', '--', ...paths], top).catch(() => {});
-    if (switched && start) {
-      await run(['switch', '-q', start], top).catch(() => run(['switch', '-q', '--detach', start], top).catch(() => {}));
-      await run(['branch', '-q', '-D', branch], top).catch(() => {});
-    }
     const why = error instanceof GitError ? error.message : String(error);
-    throw new PublishError(`cannot commit the new version on ${branch}: ${why}`);
+    const left = await undoBranch(target, paths, switched);
+    throw new PublishError(`cannot commit the new version on ${branch}: ${why}${left ? `; ${left}` : ''}`);
   }
+}
+
+/**
+ * Puts the repository back as it was before a failed commit: unstages `paths`, switches back to where it started and
+ * deletes the new branch. Returns what could not be undone, with the commands that finish it by hand, or '' when all was.
+ */
+async function undoBranch(target: GitTarget, paths: string[], switched: boolean): Promise<string> {
+  const { top, branch, start } = target;
+  const failed: string[] = [];
+  const step = async (args: string[], fallback?: string[]): Promise<boolean> => {
+    try {
+      await run(args, top);
+      return true;
+    } catch (error) {
+      if (fallback) return step(fallback);
+      failed.push(`git ${args.join(' ')} failed (${error instanceof Error ? error.message : String(error)})`);
+      return false;
+    }
+  };
+  await step(['reset', '-q', '--', ...paths]);
+  if (switched && start) {
+    if (await step(['switch', '-q', start], ['switch', '-q', '--detach', start])) await step(['branch', '-q', '-D', branch]);
+  }
+  if (failed.length === 0) return '';
+  const finish = switched && start ? `git switch ${start} && git branch -D ${branch}` : `git reset -- ${paths.join(' ')}`;
+  return `undoing it failed too: ${failed.join('; ')}; the repository may still be on ${branch}: finish by hand with ${finish}`;
 }
 
 async function run(args: string[], cwd: string): Promise<string> {

@@ -44,6 +44,7 @@ const SHUTDOWN = 'shutdown';
 export class JobRunner {
   private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly lastProgress = new Map<string, number>();
+  private readonly steps = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -79,17 +80,38 @@ export class JobRunner {
     await this.deps.queue.enqueue(job.id);
   }
 
-  /** Cancels a queued or running job and returns it; a finished job is returned unchanged. */
+  /**
+   * Cancels a queued or running job and returns it; a finished job is returned unchanged. The check and the write are
+   * one step against the runner taking the job up (see `exclusive`), so a cancel is never overwritten by `running`.
+   */
   async cancel(id: string): Promise<JobRecord | undefined> {
-    const running = this.active.get(id);
-    if (running) {
-      running.controller.abort(CANCELED);
-      await running.done;
-      return this.deps.jobs.get(id);
-    }
-    const job = await this.deps.jobs.get(id);
-    if (!job || FINAL_STATUSES.includes(job.status)) return job;
-    return this.deps.jobs.update(id, { status: 'canceled', finishedAt: new Date().toISOString() });
+    const outcome = await this.exclusive(id, async (): Promise<{ job: JobRecord | undefined } | { wait: Promise<void> }> => {
+      const job = await this.deps.jobs.get(id);
+      if (!job || FINAL_STATUSES.includes(job.status)) return { job };
+      const running = this.active.get(id);
+      running?.controller.abort(CANCELED);
+      // A running job is marked canceled by its own run once the model stops; a queued one (taken from the queue or
+      // not) is marked here, and the run that takes it up finds it canceled.
+      if (job.status === 'running' && running) return { wait: running.done };
+      return { job: await this.deps.jobs.update(id, { status: 'canceled', finishedAt: new Date().toISOString() }) };
+    });
+    if ('job' in outcome) return outcome.job;
+    await outcome.wait;
+    return this.deps.jobs.get(id);
+  }
+
+  /** Runs `task` after every earlier `exclusive` task of the same job in this process: a job's status moves one step at a time. */
+  private exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.steps.get(id) ?? Promise.resolve()).then(task, task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.steps.set(id, settled);
+    void settled.then(() => {
+      if (this.steps.get(id) === settled) this.steps.delete(id);
+    });
+    return run;
   }
 
   /** Stops taking jobs; running jobs go back to `queued` and resume when a service opens the same data. */
@@ -111,10 +133,15 @@ export class JobRunner {
 
   private async work(id: string, signal: AbortSignal): Promise<void> {
     const { jobs, blobs, pool, limits, policy, log } = this.deps;
-    const queued = await jobs.get(id);
-    if (!queued || queued.status !== 'queued') return;
+    const claimed = await this.exclusive(id, async () => {
+      const queued = await jobs.get(id);
+      if (!queued || queued.status !== 'queued' || signal.aborted) return undefined;
+      return { queued, job: await jobs.update(id, { status: 'running', progress: 1, attempts: queued.attempts + 1, startedAt: new Date().toISOString() }) };
+    });
+    if (!claimed) return;
+    const { queued } = claimed;
+    let job = claimed.job;
     const model = findModel(queued.model);
-    let job = await jobs.update(id, { status: 'running', progress: 1, attempts: queued.attempts + 1, startedAt: new Date().toISOString() });
     try {
       if (!model) throw new TaskError('unknown_model', `model "${queued.model}" is not in the catalog`);
       let image = await blobs.get(inputBlob(id));
@@ -126,6 +153,8 @@ export class JobRunner {
       }
       this.progress(id, 10);
       const bytes = await pool.run({ model: model.id, image, signal, timeoutMs: limits.jobTimeoutMs, onProgress: (f) => this.progress(id, 10 + f * 85) });
+      // A cancel (or a shutdown) that came as the model finished still wins over the result.
+      signal.throwIfAborted();
       const asset = { format: model.format, mediaType: model.mediaType, byteLength: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
       await blobs.put(assetBlob({ id, asset }), bytes);
       job = await jobs.update(id, { status: 'succeeded', progress: 100, asset, finishedAt: new Date().toISOString() });

@@ -28,7 +28,22 @@ export async function readCreateRequest(request: FastifyRequest, maxImageBytes: 
   return { model: record.model, imageUrl: record.image_url };
 }
 
+/**
+ * Reads a multipart body. The parser's own errors (no boundary, a cut or garbled body) become 400 `invalid_request`;
+ * errors that have a status of their own (a limit: 413) keep it.
+ */
 async function readMultipart(request: FastifyRequest, maxImageBytes: number): Promise<CreateRequest> {
+  try {
+    return await readParts(request, maxImageBytes);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const e = error as { code?: string; statusCode?: number; message?: string };
+    if (e.code?.startsWith('FST_') && e.statusCode !== undefined && e.statusCode !== 500) throw error;
+    throw new ApiError(400, 'invalid_request', `the multipart/form-data body is malformed (${e.message ?? String(error)}); send the fields "model" and "image"`);
+  }
+}
+
+async function readParts(request: FastifyRequest, maxImageBytes: number): Promise<CreateRequest> {
   let model: unknown;
   let image: Uint8Array | undefined;
   let filename: string | null = null;

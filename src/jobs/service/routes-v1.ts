@@ -5,6 +5,7 @@ import { findModel, MODEL_CATALOG } from '../models/catalog.ts';
 import type { ApiKeyRecord, BlobStore, JobRecord, JobStore, KeyStore } from '../store/types.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { ApiError } from './api-error.ts';
+import { authError } from './authenticate.ts';
 import { checkImageUrl, FetchError } from './fetch-image.ts';
 import { checkImage, ImageRejection } from './image-check.ts';
 import { toJobDocument } from './job-document.ts';
@@ -30,8 +31,6 @@ export interface V1Deps {
   windowMs: number;
 }
 
-const AUTH_HEADERS = { 'www-authenticate': 'Bearer realm="aso-jobs"' };
-
 /** The catalog entry as the API shows it. */
 export function modelJson(m: (typeof MODEL_CATALOG)[number]): Record<string, unknown> {
   return {
@@ -52,8 +51,10 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
   const pending = new Map<string, Promise<unknown>>();
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request) => {
-    request.apiKey = await authenticate(keys, request.headers.authorization);
+  // The key was looked up before the rate limit (server.ts), which runs with the routes' own onRequest hooks; a request
+  // without a live key stops in the next phase, before its body is read.
+  app.addHook('preParsing', async (request) => {
+    if (!request.apiKey) throw authError(request.headers.authorization);
   });
 
   const baseUrl = (request: FastifyRequest): string => deps.publicUrl ?? `${request.protocol}://${request.host}`;
@@ -170,15 +171,6 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
   });
 
   app.get('/jobs/:id/asset', async (request, reply) => sendAsset(request, reply, await owned(request, (request.params as { id: string }).id), blobs));
-}
-
-async function authenticate(keys: KeyStore, header: string | undefined): Promise<ApiKeyRecord> {
-  if (!header) throw new ApiError(401, 'missing_api_key', 'send the header "Authorization: Bearer <API key>"', AUTH_HEADERS);
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  if (!match) throw new ApiError(401, 'invalid_authorization', 'the Authorization header must be "Bearer <API key>"', AUTH_HEADERS);
-  const record = await keys.authenticate(match[1]!);
-  if (!record) throw new ApiError(401, 'invalid_api_key', 'the API key is unknown or has been revoked', AUTH_HEADERS);
-  return record;
 }
 
 async function sendAsset(request: FastifyRequest, reply: FastifyReply, job: JobRecord, blobs: BlobStore): Promise<FastifyReply> {

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { BlobStore, JobStore, KeyStore } from '../store/types.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { ApiError, handleError } from './api-error.ts';
+import { identify } from './authenticate.ts';
 import type { JobRunner, RunnerLimits } from './job-runner.ts';
 import type { RateLimits } from './options.ts';
 import { pageRoutes } from './pages/pages.ts';
@@ -35,9 +36,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler(async (request) => {
     throw new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
+  // Who is asking is known before the limit counts: a live key is counted on its own, anything else (no key, a
+  // malformed or wrong one) by address, so that floods without a valid key are limited too.
+  app.addHook('onRequest', async (request) => {
+    request.apiKey = await identify(deps.keys, request.headers.authorization);
+  });
   await app.register(rateLimit, {
     global: true,
-    hook: 'preParsing',
+    hook: 'onRequest',
     max: deps.rate.maxRequests,
     timeWindow: deps.rate.windowMs,
     keyGenerator: (request) => (request.apiKey ? `key:${request.apiKey.id}` : `ip:${request.ip}`),

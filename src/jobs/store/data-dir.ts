@@ -39,6 +39,7 @@ export async function openFsBackend(dataDir: string, warn: (line: string) => voi
       jobs,
       blobs,
       keys,
+      // Its errors go to standard error whatever the log setting: the runner records every failure of a job in the job.
       queue: new MemoryQueue(),
       release: async () => {
         HELD.delete(paths.lock);

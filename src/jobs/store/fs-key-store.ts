@@ -28,9 +28,19 @@ export function checkKeyName(name: string): string {
 export class FsKeyStore implements KeyStore {
   private constructor(private readonly dir: string) {}
 
+  /** Opens the store in `dir`, reading every key file first: a damaged one stops the start, naming the file. */
   static async open(dir: string): Promise<FsKeyStore> {
     await mkdir(dir, { recursive: true });
-    return new FsKeyStore(dir);
+    const store = new FsKeyStore(dir);
+    for (const name of await readdir(dir)) {
+      if (!HASH_FILE.test(name)) continue;
+      try {
+        await store.read(name);
+      } catch (err) {
+        throw new Error(`the key store is damaged: ${(err as Error).message}; restore the file from a backup, or delete it to drop that key`);
+      }
+    }
+    return store;
   }
 
   async create(name: string): Promise<{ key: string; record: ApiKeyRecord }> {
@@ -71,11 +81,32 @@ export class FsKeyStore implements KeyStore {
   }
 
   private async read(name: string): Promise<ApiKeyRecord | undefined> {
+    const path = join(this.dir, name);
+    let text: string;
     try {
-      return JSON.parse(await readFile(join(this.dir, name), 'utf8')) as ApiKeyRecord;
+      text = await readFile(path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new Error(`key file ${join(this.dir, name)} is unreadable: ${(err as Error).message}`);
+      throw new Error(`key file ${path} is unreadable: ${(err as Error).message}`);
     }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`key file ${path} is not a key record (is not valid JSON: ${(err as Error).message})`);
+    }
+    const why = recordProblem(value, name);
+    if (why) throw new Error(`key file ${path} is not a key record (${why})`);
+    return value as ApiKeyRecord;
   }
+}
+
+/** Why a parsed key file is not the record of the key its name is the hash of, or undefined. */
+function recordProblem(value: unknown, name: string): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const r = value as Record<string, unknown>;
+  for (const field of ['id', 'name', 'hash', 'createdAt'] as const) if (typeof r[field] !== 'string') return `"${field}" is not a string`;
+  if (r.revokedAt !== null && typeof r.revokedAt !== 'string') return '"revokedAt" is neither null nor a string';
+  if (`${r.hash as string}.json` !== name) return 'its hash is not its file name';
+  return undefined;
 }

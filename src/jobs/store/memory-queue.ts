@@ -1,8 +1,17 @@
 /** A first-in first-out queue in memory with bounded concurrency. It is durable together with the job store: on start the service enqueues every stored `queued` job again. */
 import type { JobQueue } from './types.ts';
 
+/** Told of an error that a handler let escape, with the job it was handling. */
+export type QueueErrorReporter = (id: string, error: unknown) => void;
+
 /** The single-process `JobQueue`. */
 export class MemoryQueue implements JobQueue {
+  /** `onError` hears of any error a handler lets escape; by default it is written to standard error with the job id. */
+  constructor(
+    private readonly onError: QueueErrorReporter = (id, error) =>
+      process.stderr.write(`job ${id}: the queue's handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  ) {}
+
   private readonly waiting: string[] = [];
   private readonly queued = new Set<string>();
   private readonly running = new Set<Promise<void>>();
@@ -39,7 +48,7 @@ export class MemoryQueue implements JobQueue {
       const id = this.waiting.shift()!;
       this.queued.delete(id);
       const run: Promise<void> = handler(id)
-        .catch(() => {})
+        .catch((error: unknown) => this.onError(id, error))
         .finally(() => {
           this.running.delete(run);
           this.pump();
