@@ -1,11 +1,14 @@
 /**
- * A content-keyed cache of file checks for the build: "the file at this path, with this size, mtime, ctime and inode,
- * has this byte length and hash" and "bytes with this hash passed (or failed) gltf-validator". Each file is hashed
- * and validated once; later builds only stat it. Kept in `cacheDir()`, which may be deleted at any time.
+ * A content-keyed cache of file checks for the build: "the file whose content git knows as this blob (and has this
+ * size) has this byte length and hash", or for a file git does not know as it is, "the file at this path, with this
+ * size, mtime, ctime and inode, has ..."; and "bytes with this hash passed (or failed) gltf-validator". Each file is
+ * hashed and validated once. The blob keys hold in any clone at any path (a CI run restoring the cache of an earlier
+ * one); the stat keys only where the files were hashed. Kept in `cacheDir()`, which may be deleted at any time.
  */
 import { statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { git } from '../io/git.ts';
 import * as gltfValidator from 'gltf-validator';
 import type { GltfFinding } from '../core/gltf-rules.ts';
 import type { GltfFileValidator } from './check-version.ts';
@@ -16,7 +19,7 @@ import { validateGltfFile } from './validate-gltf.ts';
 
 /** The cache as the registry reader uses it. */
 export interface FileCheckCache {
-  /** Hashes a file, or returns its cached digest when its path, size, mtime, ctime and inode are unchanged. */
+  /** Hashes a file, or returns its cached digest: by git blob id for a clean tracked file, else by path, size, mtime, ctime and inode. */
   hashFile: FileHasher;
   /** gltf-validator's findings for a file, cached by content hash and format. */
   validateGltf: GltfFileValidator;
@@ -35,7 +38,7 @@ export interface FileCheckCacheStats {
 
 interface Stored {
   format: string;
-  /** Stat key -> [byteLength, hash]. */
+  /** Blob key (`git:<blob id>:<size>`) or stat key -> [byteLength, hash]. */
   files: Record<string, [number, string]>;
   /** `<hash> <format>` -> findings (empty when the asset passed). */
   gltf: Record<string, GltfFinding[]>;
@@ -58,6 +61,39 @@ function statKey(path: string): string {
   return `${resolve(path)}\u0000${s.size}\u0000${s.mtimeNs}\u0000${s.ctimeNs}\u0000${s.dev}\u0000${s.ino}`;
 }
 
+/**
+ * The git blob id of every file under `dir` whose working copy is what git has in its index (clean, tracked), by
+ * absolute path; empty when `dir` is not in a git repository. `git status` refreshes the index's stat data first, so a
+ * fresh clone or a touched file is judged by content.
+ */
+export async function cleanBlobIds(dir: string): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  let top: string;
+  try {
+    top = (await git(['rev-parse', '--show-toplevel'], dir)).toString('utf8').trim();
+  } catch {
+    return ids;
+  }
+  const [staged, status] = await Promise.all([
+    git(['ls-files', '-s', '-z', '--full-name', '--', '.'], dir),
+    git(['status', '--porcelain=v1', '-z', '--untracked-files=no', '--no-renames', '--', '.'], dir),
+  ]);
+  const changed = new Set<string>();
+  for (const entry of status.toString('utf8').split('\0')) {
+    // `XY path`: Y is the working copy against the index.
+    if (entry.length > 3 && entry[1] !== ' ') changed.add(entry.slice(3));
+  }
+  for (const record of staged.toString('utf8').split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode = '', oid = '', stage = ''] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    if (stage !== '0' || !/^100(644|755)$/.test(mode) || changed.has(path)) continue;
+    ids.set(resolve(top, path), oid);
+  }
+  return ids;
+}
+
 async function readStored(file: string): Promise<Stored> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Stored>;
@@ -70,16 +106,27 @@ async function readStored(file: string): Promise<Stored> {
   return { format: FORMAT, files: {}, gltf: {} };
 }
 
-/** Opens the cache kept in `dir` (created on save). */
-export async function openFileCheckCache(dir: string): Promise<FileCheckCache> {
+/** Opens the cache kept in `dir` (created on save); files under `registryRoot` that git knows are keyed by their blob. */
+export async function openFileCheckCache(dir: string, registryRoot?: string): Promise<FileCheckCache> {
   const file = fileCheckCachePath(dir);
+  // Taken before git looks: a file changed after this (its ctime, which no tool sets back, is later) is not what git saw.
+  const openedNs = BigInt(Date.now()) * 1_000_000n;
+  const blobs = registryRoot ? await cleanBlobIds(registryRoot) : new Map<string, string>();
   const old = await readStored(file);
   const used: Stored = { format: FORMAT, files: {}, gltf: {} };
   const counts: FileCheckCacheStats = { hashHits: 0, hashMisses: 0, gltfHits: 0, gltfMisses: 0 };
   const validating = new Map<string, Promise<GltfFinding[]>>();
 
+  /** The content key of a file git knows as it is, else its stat key. */
+  const keyOf = (path: string): string => {
+    const blob = blobs.get(resolve(path));
+    if (!blob) return statKey(path);
+    const s = statSync(path, { bigint: true });
+    return s.ctimeNs < openedNs ? `git:${blob}:${s.size}` : statKey(path);
+  };
+
   const hashFile: FileHasher = async (path) => {
-    const before = statKey(path);
+    const before = keyOf(path);
     const hit = old.files[before] ?? used.files[before];
     if (hit && Number.isSafeInteger(hit[0]) && typeof hit[1] === 'string') {
       counts.hashHits++;
@@ -89,7 +136,7 @@ export async function openFileCheckCache(dir: string): Promise<FileCheckCache> {
     counts.hashMisses++;
     const digest = await sha256File(path);
     // Only remember the digest if the file did not change while it was read.
-    if (statKey(path) === before) used.files[before] = [digest.byteLength, digest.hash];
+    if (keyOf(path) === before) used.files[before] = [digest.byteLength, digest.hash];
     return digest;
   };
 

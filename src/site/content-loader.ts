@@ -29,8 +29,8 @@ let pending: Promise<LoadedRegistry> | undefined;
 /** Loads and checks the registry (its ledger and retractions included) once per build, shared by both collections. */
 function checkedRegistry(): Promise<LoadedRegistry> {
   pending ??= (async () => {
-    // Every file is hashed and validated once; later builds only stat it (see file-check-cache.ts).
-    const checks = await openFileCheckCache(cacheDir());
+    // Every file is hashed and validated once; later builds, in this clone or another, look it up (see file-check-cache.ts).
+    const checks = await openFileCheckCache(cacheDir(), registryDir());
     const loaded = await loadRegistry(registryDir(), { registryUrl: registryUrl(), hashFile: checks.hashFile, validateGltfFile: checks.validateGltf });
     await checks.save();
     if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));

@@ -1,5 +1,6 @@
 /** The build's content-keyed cache of file hashes and gltf-validator results. */
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -65,5 +66,33 @@ describe('openFileCheckCache', () => {
     const reopened = await openFileCheckCache(cache);
     await reopened.hashFile(file);
     expect(reopened.stats()).toMatchObject({ hashHits: 0, hashMisses: 1 });
+  });
+
+  it('is keyed by content: a second clone at another path reuses every hash, and a changed file is hashed again', async () => {
+    const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    const run = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' });
+    const origin = join(dir, 'origin');
+    const files = ['objects/a/versions/1.0.0/representations/mesh.glb', 'objects/b/versions/2.0.0/representations/photo.png', 'ledger.jsonl'];
+    for (const [i, f] of files.entries()) {
+      await mkdir(join(origin, 'registry', f, '..'), { recursive: true });
+      await writeFile(join(origin, 'registry', f), `bytes of file ${i}\n`.repeat(100 + i));
+    }
+    run(origin, 'init', '-q', '-b', 'main');
+    run(origin, 'add', '-A');
+    run(origin, 'commit', '-q', '-m', 'registry');
+    const [first, second] = [join(dir, 'ci-run-1', 'checkout'), join(dir, 'elsewhere', 'ci-run-2')];
+    run(dir, 'clone', '-q', origin, first);
+    run(dir, 'clone', '-q', origin, second);
+
+    const cache = join(dir, 'restored-cache');
+    const one = await openFileCheckCache(cache, join(first, 'registry'));
+    for (const f of files) expect(await one.hashFile(join(first, 'registry', f))).toEqual(await sha256File(join(first, 'registry', f)));
+    expect(one.stats()).toMatchObject({ hashHits: 0, hashMisses: files.length });
+    await one.save();
+
+    await writeFile(join(second, 'registry', files[2]!), 'changed in this clone\n');
+    const two = await openFileCheckCache(cache, join(second, 'registry'));
+    for (const f of files) expect(await two.hashFile(join(second, 'registry', f))).toEqual(await sha256File(join(second, 'registry', f)));
+    expect(two.stats()).toMatchObject({ hashHits: files.length - 1, hashMisses: 1 });
   });
 });
