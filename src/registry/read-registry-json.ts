@@ -1,7 +1,7 @@
 /** Reads a JSON file of the registry (a manifest, a publication record, a world) with a size bound and the strict rule. */
 import { open } from 'node:fs/promises';
 import { formatCount } from '../core/format-count.ts';
-import { parseStrictJson, type StrictJson } from '../core/strict-json.ts';
+import { parseStrictJson, type StrictJson } from './strict-json.ts';
 
 /** The largest registry JSON file read: far above any real manifest, small enough that reading one costs nothing. */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;

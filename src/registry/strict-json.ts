@@ -1,7 +1,7 @@
 /**
  * The one way the registry's JSON files are read, by `npm run check` and by the build alike: UTF-8 without a byte order
  * mark, JSON as `JSON.parse` reads it, no key twice in an object (two readers could see two documents behind one record
- * hash) and a bounded nesting depth (what renders the site recurses). Pure; jsonc-parser's scanner tokenizes.
+ * hash) and a bounded nesting depth (what renders the site recurses). Pure (no I/O); jsonc-parser's scanner tokenizes.
  */
 import { createScanner, type SyntaxKind as Kind } from 'jsonc-parser';
 

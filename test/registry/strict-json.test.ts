@@ -1,7 +1,7 @@
 /** The strict reading of registry JSON files: what check and build both accept. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, parseStrictJson } from '../../src/core/strict-json.ts';
+import { MAX_JSON_DEPTH, parseStrictJson } from '../../src/registry/strict-json.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
