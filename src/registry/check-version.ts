@@ -35,10 +35,15 @@ export interface VersionCheckContext {
   validateGltf: boolean;
   /** How a glTF file whose digest was just verified is validated; default `validateGltfFile` (a cache can key it by the digest). */
   validateGltfFile?: GltfFileValidator;
+  /** How an image file whose digest was just verified is checked; default `imageProblem` (a cache can key it by the digest). */
+  checkImageFile?: ImageFileChecker;
 }
 
 /** Validates a glTF file given its format and verified digest. */
 export type GltfFileValidator = (path: string, format: string, digest: FileDigest) => Promise<GltfFinding[]>;
+
+/** Why an image file with this verified digest is not an image of `mediaType`, or null when it is. */
+export type ImageFileChecker = (path: string, mediaType: string, digest: FileDigest) => Promise<string | null>;
 
 /** The result of checking one version folder. */
 export interface VersionCheck {
@@ -195,7 +200,10 @@ export async function checkVersion(
             ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
               ? await (ctx.validateGltfFile ?? ((p, format) => validateGltfFile(p, { format })))(path, d.rep.format, digest)
               : [];
-          const image = typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType }) ? await imageProblem(path, d.rep.mediaType) : null;
+          const image =
+            typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType })
+              ? await (ctx.checkImageFile ?? ((p, mediaType) => imageProblem(p, mediaType)))(path, d.rep.mediaType, digest)
+              : null;
           return { status: 'read' as const, d, path, digest, gltf, image };
         } catch (error) {
           return { status: 'unreadable' as const, d, path, why: readError(error) };

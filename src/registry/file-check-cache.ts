@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { git } from '../io/git.ts';
 import * as gltfValidator from 'gltf-validator';
 import type { GltfFinding } from '../core/gltf-rules.ts';
-import type { GltfFileValidator } from './check-version.ts';
+import type { GltfFileValidator, ImageFileChecker } from './check-version.ts';
+import { imageProblem } from './check-image.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
 import { sha256File, type FileHasher } from '../io/hash-file.ts';
 import { validateGltfFile } from './validate-gltf.ts';
@@ -23,6 +24,8 @@ export interface FileCheckCache {
   hashFile: FileHasher;
   /** gltf-validator's findings for a file, cached by content hash and format. */
   validateGltf: GltfFileValidator;
+  /** The image check of a file, cached by content hash and media type. */
+  checkImage: ImageFileChecker;
   /** Writes the entries used since the cache was opened (others are dropped) and returns the counts. */
   save(): Promise<FileCheckCacheStats>;
   stats(): FileCheckCacheStats;
@@ -34,6 +37,8 @@ export interface FileCheckCacheStats {
   hashMisses: number;
   gltfHits: number;
   gltfMisses: number;
+  imageHits: number;
+  imageMisses: number;
 }
 
 interface Stored {
@@ -42,6 +47,8 @@ interface Stored {
   files: Record<string, [number, string]>;
   /** `<hash> <format>` -> findings (empty when the asset passed). */
   gltf: Record<string, GltfFinding[]>;
+  /** `<hash> <media type>` -> why the file is not such an image, or null. */
+  images: Record<string, string | null>;
 }
 
 const FORMAT = 'aso-file-checks/1';
@@ -98,12 +105,12 @@ async function readStored(file: string): Promise<Stored> {
   try {
     const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Stored>;
     if (parsed.format === FORMAT && typeof parsed.files === 'object' && typeof parsed.gltf === 'object' && parsed.files && parsed.gltf) {
-      return { format: FORMAT, files: parsed.files, gltf: parsed.gltf };
+      return { format: FORMAT, files: parsed.files, gltf: parsed.gltf, images: typeof parsed.images === 'object' && parsed.images ? parsed.images : {} };
     }
   } catch {
     // missing or unreadable: start empty
   }
-  return { format: FORMAT, files: {}, gltf: {} };
+  return { format: FORMAT, files: {}, gltf: {}, images: {} };
 }
 
 /** Opens the cache kept in `dir` (created on save); files under `registryRoot` that git knows are keyed by their blob. */
@@ -113,8 +120,8 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
   const openedNs = BigInt(Date.now()) * 1_000_000n;
   const blobs = registryRoot ? await cleanBlobIds(registryRoot) : new Map<string, string>();
   const old = await readStored(file);
-  const used: Stored = { format: FORMAT, files: {}, gltf: {} };
-  const counts: FileCheckCacheStats = { hashHits: 0, hashMisses: 0, gltfHits: 0, gltfMisses: 0 };
+  const used: Stored = { format: FORMAT, files: {}, gltf: {}, images: {} };
+  const counts: FileCheckCacheStats = { hashHits: 0, hashMisses: 0, gltfHits: 0, gltfMisses: 0, imageHits: 0, imageMisses: 0 };
   const validating = new Map<string, Promise<GltfFinding[]>>();
 
   /** The content key of a file git knows as it is, else its stat key. */
@@ -164,9 +171,25 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
     return pending;
   };
 
+  const checkImage: ImageFileChecker = async (path, mediaType, digest) => {
+    const key = `${digest.hash} ${mediaType}`;
+    const hit = key in old.images ? old.images[key] : used.images[key];
+    if (hit === null || typeof hit === 'string') {
+      counts.imageHits++;
+      used.images[key] = hit;
+      return hit;
+    }
+    counts.imageMisses++;
+    const problem = await imageProblem(path, mediaType);
+    // As for glTF: remember the answer only for the bytes that were hashed.
+    if ((await hashFile(path)).hash === digest.hash) used.images[key] = problem;
+    return problem;
+  };
+
   return {
     hashFile,
     validateGltf,
+    checkImage,
     stats: () => ({ ...counts }),
     save: async () => {
       await mkdir(dir, { recursive: true });

@@ -10,7 +10,7 @@ import { latestNotRetracted } from '../core/latest.ts';
 import { RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
 import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
-import { checkVersion, readError, type GltfFileValidator, type VersionCheck } from './check-version.ts';
+import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { sha256File, type FileHasher } from '../io/hash-file.ts';
 import { checkLedgerFile, type KnownVersion, type LedgerState } from './check-ledger-file.ts';
@@ -32,6 +32,8 @@ export interface LoadOptions {
   hashFile?: FileHasher;
   /** How glTF files are validated once hashed; default gltf-validator on every file (a cache can key it by hash). */
   validateGltfFile?: GltfFileValidator;
+  /** How image files are checked once hashed; default sharp's header of every file (a cache can key it by hash). */
+  checkImageFile?: ImageFileChecker;
 }
 
 /** What `npm run check` and the build report. */
@@ -81,7 +83,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const concurrency = opts.concurrency ?? availableParallelism();
   const files = pLimit(Math.max(1, concurrency));
   const folders = pLimit(Math.max(8, concurrency * 2));
-  const ctx = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}) };
+  const ctx = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}), ...(opts.checkImageFile ? { checkImageFile: opts.checkImageFile } : {}) };
 
   let objectsDir: string | undefined;
   let worldsDir: string | undefined;

@@ -31,7 +31,7 @@ function checkedRegistry(): Promise<LoadedRegistry> {
   pending ??= (async () => {
     // Every file is hashed and validated once; later builds, in this clone or another, look it up (see file-check-cache.ts).
     const checks = await openFileCheckCache(cacheDir(), registryDir());
-    const loaded = await loadRegistry(registryDir(), { registryUrl: registryUrl(), hashFile: checks.hashFile, validateGltfFile: checks.validateGltf });
+    const loaded = await loadRegistry(registryDir(), { registryUrl: registryUrl(), hashFile: checks.hashFile, validateGltfFile: checks.validateGltf, checkImageFile: checks.checkImage });
     await checks.save();
     if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
     return loaded;

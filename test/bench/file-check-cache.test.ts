@@ -55,6 +55,28 @@ describe('openFileCheckCache', () => {
     expect(again.stats()).toMatchObject({ gltfMisses: 0, gltfHits: 1, hashMisses: 0 });
   });
 
+  it('checks an image once per hash and media type, and keeps the answer', async () => {
+    const { default: sharp } = await import('sharp');
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } }).png().toBuffer();
+    const good = join(dir, 'good.png');
+    const bad = join(dir, 'bad.png');
+    await writeFile(good, png);
+    await writeFile(bad, 'not an image');
+    const cache = join(dir, 'cache');
+    const checks = await openFileCheckCache(cache);
+    expect(await checks.checkImage(good, 'image/png', await checks.hashFile(good))).toBeNull();
+    const problem = await checks.checkImage(bad, 'image/png', await checks.hashFile(bad));
+    expect(problem).toMatch(/^is declared image\/png but is not an image that can be read/);
+    expect(checks.stats()).toMatchObject({ imageMisses: 2, imageHits: 0 });
+    await checks.save();
+
+    const again = await openFileCheckCache(cache);
+    expect(await again.checkImage(good, 'image/png', await again.hashFile(good))).toBeNull();
+    expect(await again.checkImage(bad, 'image/png', await again.hashFile(bad))).toBe(problem);
+    expect(await again.checkImage(good, 'image/jpeg', await again.hashFile(good))).toMatch(/holds PNG/);
+    expect(again.stats()).toMatchObject({ imageMisses: 1, imageHits: 2 });
+  });
+
   it('starts empty when the cache file is not its own', async () => {
     const cache = join(dir, 'cache');
     const checks = await openFileCheckCache(cache);
