@@ -20,6 +20,12 @@ export interface LedgerEntry {
   version: string;
   recordHash: string;
   publishedAt: string;
+  /** On a signed publication: the publisher, the name of the key that signed it (see publication-signature.ts). */
+  publisher?: string;
+  /** On a signed publication: the key ID, 8 lowercase hex digits. */
+  keyId?: string;
+  /** On a signed publication: the publisher's Ed25519 signature, base64. */
+  signature?: string;
   /** SRI of the previous line's exact bytes (without its newline); absent on the first line. */
   prev?: string;
 }
@@ -41,7 +47,8 @@ export interface VerifiedLedger {
   head: string | null;
 }
 
-const KEYS = ['seq', 'publicationId', 'id', 'version', 'recordHash', 'publishedAt', 'prev'] as const;
+const KEYS = ['seq', 'publicationId', 'id', 'version', 'recordHash', 'publishedAt', 'publisher', 'keyId', 'signature', 'prev'] as const;
+const SIGNED_KEYS = ['publisher', 'keyId', 'signature'] as const;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** RFC 3339 date-time with an offset or Z. */
 export const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -147,6 +154,13 @@ function entryShapeProblem(e: unknown): string | null {
   if (!isSri(o.recordHash as string)) return 'recordHash must be sha256-<base64 of the 32-byte digest>';
   if (!isDateTime(o.publishedAt as string)) return 'publishedAt must be an RFC 3339 date-time with an offset or Z';
   if (o.prev !== undefined && (typeof o.prev !== 'string' || !isSri(o.prev))) return 'prev must be sha256-<base64 of the 32-byte digest>';
+  const signed = SIGNED_KEYS.filter((k) => o[k] !== undefined);
+  if (signed.length > 0 && signed.length < SIGNED_KEYS.length) return `publisher, keyId and signature come together (found only ${signed.join(', ')})`;
+  if (signed.length) {
+    if (typeof o.publisher !== 'string' || o.publisher === '' || /[\s+]/.test(o.publisher)) return 'publisher must be a key name (no spaces, no "+")';
+    if (typeof o.keyId !== 'string' || !/^[0-9a-f]{8}$/.test(o.keyId)) return 'keyId must be 8 lowercase hex digits';
+    if (typeof o.signature !== 'string' || !/^[A-Za-z0-9+/]{86}==$/.test(o.signature)) return 'signature must be the base64 of a 64-byte Ed25519 signature';
+  }
   return null;
 }
 
@@ -172,6 +186,7 @@ export async function appendToLedger(text: string, entry: LedgerPublication): Pr
     version: entry.version,
     recordHash: entry.recordHash,
     publishedAt: entry.publishedAt,
+    ...signedFields(entry),
     ...(head !== null ? { prev: head } : {}),
   };
   const line = ledgerLine(next);
@@ -180,12 +195,18 @@ export async function appendToLedger(text: string, entry: LedgerPublication): Pr
   return `${text}${line}\n`;
 }
 
+/** The publisher, key ID and signature of a signed publication (nothing for an unsigned one). */
+export function signedFields(p: Pick<LedgerEntry, 'publisher' | 'keyId' | 'signature'>): Pick<LedgerEntry, 'publisher' | 'keyId' | 'signature'> {
+  return p.signature !== undefined ? { publisher: p.publisher!, keyId: p.keyId!, signature: p.signature } : {};
+}
+
 /** A new ledger holding `publications` in the order given (for a registry that starts keeping one). */
 export async function ledgerFrom(publications: readonly LedgerPublication[]): Promise<string> {
   let text = '';
   let prev: string | undefined;
   for (const [i, p] of publications.entries()) {
-    const line = ledgerLine({ seq: i + 1, ...p, ...(prev !== undefined ? { prev } : {}) });
+    const { publicationId, id, version, recordHash, publishedAt } = p;
+    const line = ledgerLine({ seq: i + 1, publicationId, id, version, recordHash, publishedAt, ...signedFields(p), ...(prev !== undefined ? { prev } : {}) });
     const shape = entryShapeProblem(JSON.parse(line));
     if (shape) throw new Error(`cannot add ${p.id}@${p.version}: ${shape}`);
     text += `${line}\n`;

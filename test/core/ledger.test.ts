@@ -108,7 +108,7 @@ describe('appendToLedger and verifyLedger', () => {
     expect(await messages(`${one}${samePublication}\n`)).toEqual([`line 2: (chair@1.0.2) publicationId ${pub(1).publicationId} is already used on line 1`]);
     const spaced = JSON.stringify({ seq: 1, ...pub(1) }, null, 1).replace(/\n/g, '');
     expect(await messages(`${spaced}\n`)).toEqual([
-      'line 1: (chair@1.0.1) is not in canonical form (keys seq, publicationId, id, version, recordHash, publishedAt, prev in this order, no spaces)',
+      'line 1: (chair@1.0.1) is not in canonical form (keys seq, publicationId, id, version, recordHash, publishedAt, publisher, keyId, signature, prev in this order, no spaces)',
     ]);
   });
 
@@ -199,5 +199,27 @@ describe('what a client checks', () => {
     expect(await extendsCheckpoint(await ledgerFrom([pub(1), { ...pub(2), recordHash: hash(9) }, pub(3)]), checkpoint)).toBe(false);
     expect(await extendsCheckpoint(await ledgerOf(1), checkpoint)).toBe(false);
     expect(await extendsCheckpoint('', { size: 0, head: null })).toBe(true);
+  });
+});
+
+describe('signed publications', () => {
+  const signed = { publisher: 'alice', keyId: '0a1b2c3d', signature: `${'A'.repeat(86)}==` };
+
+  it('keep the publisher, key ID and signature on their line, before prev', async () => {
+    const text = await appendToLedger(await ledgerOf(1), { ...pub(2), ...signed });
+    const line = lines(text)[1]!;
+    expect(line).toMatch(/"publishedAt":"[^"]+","publisher":"alice","keyId":"0a1b2c3d","signature":"A+==","prev":"sha256-/);
+    expect(await messages(text)).toEqual([]);
+    expect((await verifyLedger(text)).entries[1]).toMatchObject(signed);
+    expect(lines(await ledgerFrom([pub(1), { ...pub(2), ...signed }]))[1]).toBe(line);
+  });
+
+  it('refuses a line with only part of a signature, or a malformed one', async () => {
+    const base = lines(await ledgerOf(1))[0]!;
+    const withField = (extra: string): string => `${base.slice(0, -1)},${extra}}\n`;
+    expect(await messages(withField('"publisher":"alice"'))).toEqual(['line 1: publisher, keyId and signature come together (found only publisher)']);
+    expect(await messages(withField(`"publisher":"alice","keyId":"XYZ","signature":"${signed.signature}"`))).toEqual(['line 1: keyId must be 8 lowercase hex digits']);
+    expect(await messages(withField(`"publisher":"a b","keyId":"0a1b2c3d","signature":"${signed.signature}"`))).toEqual(['line 1: publisher must be a key name (no spaces, no "+")']);
+    expect(await messages(withField('"publisher":"alice","keyId":"0a1b2c3d","signature":"c2ln"'))).toEqual(['line 1: signature must be the base64 of a 64-byte Ed25519 signature']);
   });
 });
