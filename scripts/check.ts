@@ -1,6 +1,8 @@
 /**
- * `npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>]`: validate the registry without building
- * the site; with `--base`, also refuse any change to a version, the ledger or the retractions as they are at `<git-ref>`.
+ * `npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]`: validate the
+ * registry without building the site; with `--base`, also refuse any change to a version, the ledger or the retractions
+ * as they are at `<git-ref>`; with `--require-signatures`, refuse a new version (every version, without `--base`) that
+ * its publisher did not sign.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +14,7 @@ import { formatProblem } from '../src/registry/registry-model.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
 
-const USAGE = 'usage: npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>]';
+const USAGE = 'usage: npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]';
 
 /** What a run prints and its exit code. */
 export interface CheckOutput {
@@ -23,11 +25,17 @@ export interface CheckOutput {
 
 /** Runs the check for the given arguments and environment without exiting the process. */
 export async function runCheck(args: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<CheckOutput> {
-  let values: { json?: boolean; registry?: string; base?: string; help?: boolean };
+  let values: { json?: boolean; registry?: string; base?: string; 'require-signatures'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
-      options: { json: { type: 'boolean' }, registry: { type: 'string' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        json: { type: 'boolean' },
+        registry: { type: 'string' },
+        base: { type: 'string' },
+        'require-signatures': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -43,7 +51,10 @@ export async function runCheck(args: string[], env: Record<string, string | unde
     const url = registryUrl(env);
     // Resolve the base first: a ref that does not exist is a usage error, whatever the tree holds.
     if (values.base !== undefined) base = await checkAgainstBase(root, values.base, { repoRoot: cwd });
-    result = { ...(await checkRegistry(root, { registryUrl: url, repoRoot: cwd })), registry: root, registryUrl: url };
+    // A version at the base was published before signatures were required: it stays valid unsigned.
+    const atBase = base?.versionKeys;
+    const mustSign = values['require-signatures'] ? (id: string, version: string) => !atBase?.has(`${id}@${version}`) : undefined;
+    result = { ...(await checkRegistry(root, { registryUrl: url, repoRoot: cwd, ...(mustSign ? { mustSign } : {}) })), registry: root, registryUrl: url };
   } catch (error) {
     const why = error instanceof GitError ? `--base ${values.base}: ${error.message}` : (error as Error).message;
     return { code: 2, stdout: '', stderr: `check failed: ${why}\n` };

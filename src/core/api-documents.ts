@@ -5,6 +5,7 @@ import type {
   ApiCatalog,
   ApiIndex,
   ApiLedgerCheckpoint,
+  ApiLogInfo,
   ApiObject,
   ApiRepresentation,
   ApiVersion,
@@ -16,6 +17,8 @@ import { agentPath, API_BASE, apiPaths, manifestPath, objectPagePath, siteUrl, v
 import { RETRACTIONS_FILE, type Retracted } from './retractions.ts';
 import { sriToHex } from './sri.ts';
 import type { Manifest, PublicationRecord, Representation, World } from './types.ts';
+import type { VersionLog } from './version-log.ts';
+import { publisherKeysPath } from './publication-signature.ts';
 import { isPrerelease } from './version.ts';
 
 /** One published version as the documents need it. */
@@ -24,6 +27,8 @@ export interface VersionRecord {
   publication: PublicationRecord;
   /** Set when the version is retracted (`registry/retractions.jsonl`). */
   retracted?: Retracted | null;
+  /** The version's inclusion proof in the log, when the registry keeps one. */
+  log?: VersionLog | null;
 }
 
 /** One object: its versions newest first, and its latest version. */
@@ -92,6 +97,7 @@ export function apiVersion(registryUrl: string, object: ObjectRecord, v: Version
     representations: apiRepresentations(v.manifest),
     worlds: worldsReferencing(worlds, id, version).map((w) => ({ id: w.id, name: w.name })),
     retracted: v.retracted ?? null,
+    log: v.log ?? null,
   };
 }
 
@@ -128,8 +134,8 @@ export function apiCatalog(registryUrl: string, objects: readonly ObjectRecord[]
   };
 }
 
-/** `api/v1/index.json`. */
-export function apiIndex(registryUrl: string, objects: readonly ObjectRecord[]): ApiIndex {
+/** `api/v1/index.json`; `log` says where the transparency log is, when the registry keeps one. */
+export function apiIndex(registryUrl: string, objects: readonly ObjectRecord[], log: ApiLogInfo | null = null): ApiIndex {
   return {
     schema: 'aso/api/v1/index',
     registryUrl,
@@ -139,6 +145,26 @@ export function apiIndex(registryUrl: string, objects: readonly ObjectRecord[]):
     versionTemplate: `${registryUrl}/${API_BASE}/objects/{id}/versions/{version}.json`,
     counts: { objects: objects.length, versions: objects.reduce((n, o) => n + o.versions.length, 0) },
     ledger: siteUrl(registryUrl, LEDGER_CHECKPOINT_PATH),
+    log,
+  };
+}
+
+/** How to check a version against the transparency log, said once in the index. */
+export const LOG_VERIFICATION_TEXT =
+  'Fetch checkpoint: a C2SP tlog-checkpoint (origin, tree size, base64 root hash) signed as a C2SP signed note by key (pin your own copy). ' +
+  "A version's log object holds its ledger line (entry), leafIndex and an RFC 9162 inclusionProof: SHA-256(0x00 || entry) must lead through the proof to the checkpoint's root at treeSize. " +
+  'A signed entry carries publisher, keyId and signature: an Ed25519 signature of "aso/publication/v1\n<id>@<version>\n<recordHash>\n" by a key of publisherKeys. ' +
+  'The hash tiles under tile/ (C2SP tlog-tiles) give any inclusion or consistency proof, e.g. that an older checkpoint is a prefix of this one.';
+
+/** The `log` member of `api/v1/index.json`. */
+export function apiLogInfo(registryUrl: string, checkpointUrl: string, origin: string, key: string | null): ApiLogInfo {
+  return {
+    checkpoint: checkpointUrl,
+    origin,
+    tiles: `${registryUrl.replace(/\/+$/, '')}/`,
+    key,
+    publisherKeys: `${registryUrl.replace(/\/+$/, '')}/${publisherKeysPath('{publisher}')}`,
+    verification: LOG_VERIFICATION_TEXT,
   };
 }
 
@@ -162,6 +188,7 @@ export function agentDocument(registryUrl: string, object: ObjectRecord, v: Vers
     sdkBaseUrl: `${registryUrl}/${API_BASE}`,
     verification: VERIFICATION_TEXT,
     retracted: v.retracted ?? null,
+    log: v.log ?? null,
   };
 }
 

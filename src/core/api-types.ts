@@ -2,6 +2,9 @@
 import type { IntegrityResult, Manifest, PublicationRecord, Representation } from './types.ts';
 import type { RuntimeReport } from './compatibility.ts';
 import type { Retracted } from './retractions.ts';
+import type { VersionLog } from './version-log.ts';
+
+export type { VersionLog };
 
 /** Why and when a version was retracted (`registry/retractions.jsonl`); null when it is not. */
 export type ApiRetraction = Retracted;
@@ -44,6 +47,24 @@ export interface ApiIndex {
   counts: { objects: number; versions: number };
   /** URL of the ledger checkpoint, `api/v1/ledger.json`. */
   ledger?: string;
+  /** The transparency log, when the registry keeps a ledger. */
+  log?: ApiLogInfo | null;
+}
+
+/** Where a registry's transparency log is and how to check it. */
+export interface ApiLogInfo {
+  /** URL of the checkpoint (C2SP tlog-checkpoint, a signed note when the build had the log's key). */
+  checkpoint: string;
+  /** The checkpoint's origin line, the log's name. */
+  origin: string;
+  /** The URL under which `tile/<L>/<N>` and `tile/entries/<N>` are (C2SP tlog-tiles): the site root. */
+  tiles: string;
+  /** The log's verifier key as `registry/log.pub` commits it, or null. Clients should pin their own copy. */
+  key: string | null;
+  /** URL template of a publisher's public keys, `{publisher}` replaced by the publisher's name. */
+  publisherKeys: string;
+  /** How to check a version against the log. */
+  verification: string;
 }
 
 /** `api/v1/ledger.json`: the checkpoint of the publication ledger, what a client checks `ledger.jsonl` against. */
@@ -104,6 +125,8 @@ export interface ApiVersion {
   worlds: Array<{ id: string; name: string }>;
   /** Set when the version is retracted: still published and verifiable, but skipped by `latest`. */
   retracted?: ApiRetraction | null;
+  /** The version's inclusion proof in the transparency log; null when the registry keeps no ledger. */
+  log?: VersionLog | null;
 }
 
 /** `objects/<id>/versions/<v>/agent.json`: discovery for agents that crawl JSON. */
@@ -125,6 +148,8 @@ export interface AgentDocument {
   verification: string;
   /** Set when the version is retracted: still published and verifiable, but skipped by `latest`. */
   retracted?: ApiRetraction | null;
+  /** The version's inclusion proof in the transparency log; null when the registry keeps no ledger. */
+  log?: VersionLog | null;
 }
 
 export type { IntegrityResult };

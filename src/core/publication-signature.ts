@@ -6,6 +6,16 @@
  */
 import { NoteError, parseVerifierKey, signatureLine, signText, verifyText, type SignerKey, type VerifierKey } from './signed-note.ts';
 
+/** The folder of publishers' public keys, in the registry and at the root of the site. */
+export const PUBLISHERS_DIR = 'publishers';
+/** What a publisher's key file ends with: `publishers/<name>.pub`. */
+export const PUBLISHER_KEY_EXT = '.pub';
+
+/** The site path of a publisher's key file. */
+export function publisherKeysPath(name: string): string {
+  return `${PUBLISHERS_DIR}/${name}${PUBLISHER_KEY_EXT}`;
+}
+
 /** The first line of the signed text, so that the signature means nothing in any other context. */
 export const PUBLICATION_SIGNATURE_CONTEXT = 'aso/publication/v1';
 

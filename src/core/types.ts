@@ -37,6 +37,10 @@ export interface PublicationRecord {
   publisher: string;
   /** `sha256-<base64>` of the exact bytes of `aso.object.json`. */
   recordHash: string;
+  /** On a signed publication: the ID of the publisher's key (8 hex digits); `publisher` is the key's name. */
+  keyId?: string;
+  /** On a signed publication: the publisher's Ed25519 signature of the version (see publication-signature.ts), base64. */
+  signature?: string;
 }
 
 /** A world in `registry/worlds/<world-id>.json`: a set of exact object versions. */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { LEDGER_FILE } from '../core/ledger.ts';
+import { LEDGER_FILE, signedFields } from '../core/ledger.ts';
 import { versionDir } from '../core/paths.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 import { checkVersion, MANIFEST_FILE, PUBLICATION_FILE, REPRESENTATIONS_DIR } from '../registry/check-version.ts';
@@ -134,7 +134,7 @@ export async function writeVersion(registryRoot: string, staged: StagedVersion):
   if (keepsLedger) {
     try {
       const { publicationId, publishedAt, recordHash } = staged.publication;
-      await appendLedgerEntry(registryRoot, { publicationId, id, version, recordHash, publishedAt });
+      await appendLedgerEntry(registryRoot, { publicationId, id, version, recordHash, publishedAt, ...signedFields(staged.publication) });
     } catch (error) {
       await undoLedger();
       await undoDirs();

@@ -55,6 +55,12 @@ export async function checkLedgerFile(
       }
       if (e.publicationId !== pub.publicationId) at(e.seq, `(${key}) publicationId ${e.publicationId} is not the one in ${pubFile} (${pub.publicationId})`);
       if (e.publishedAt !== pub.publishedAt) at(e.seq, `(${key}) publishedAt ${e.publishedAt} is not the one in ${pubFile} (${pub.publishedAt})`);
+      if (e.signature !== pub.signature || e.keyId !== pub.keyId) {
+        const what = (s?: string, k?: string): string => (s === undefined ? 'no signature' : `the signature of key ${k}`);
+        at(e.seq, `(${key}) has ${what(e.signature, e.keyId)}, but ${pubFile} has ${what(pub.signature, pub.keyId)}: the line and the record must carry the same signature`);
+      } else if (e.signature !== undefined && e.publisher !== pub.publisher) {
+        at(e.seq, `(${key}) names publisher ${e.publisher}, but ${pubFile} says ${pub.publisher}`);
+      }
     }
   }
   for (const e of verified.entries) {

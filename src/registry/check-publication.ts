@@ -15,13 +15,19 @@ const shape = compileShape(
       publishedAt: { type: 'string', format: 'date-time' },
       publisher: { type: 'string', pattern: '\\S' },
       recordHash: { type: 'string', pattern: SRI },
+      keyId: { type: 'string', pattern: '^[0-9a-f]{8}$' },
+      signature: { type: 'string', pattern: '^[A-Za-z0-9+/]{86}==$' },
     },
+    dependentRequired: { keyId: ['signature'], signature: ['keyId'] },
   },
   {
     ' type': 'must be a JSON object',
     '/publicationId pattern': 'must be a UUID (8-4-4-4-12 hexadecimal digits)',
     '/publisher pattern': 'must not be empty',
     '/recordHash pattern': 'must be sha256-<base64 of the 32-byte digest> (43 base64 characters and "=")',
+    '/keyId pattern': 'must be the 8 lowercase hex digits of the key ID of the publisher\'s key',
+    '/signature pattern': 'must be the base64 of a 64-byte Ed25519 signature',
+    ' dependentRequired': 'keyId and signature come together: a signed publication has both',
   },
 );
 

@@ -7,6 +7,7 @@ import type { Manifest, PublicationRecord, Representation } from '../core/types.
 import { manifestProblems } from '../core/validate-manifest.ts';
 import { publicationProblems } from './check-publication.ts';
 import { readRegistryJson } from './read-registry-json.ts';
+import { signatureProblems, type SignatureRules } from './check-signature.ts';
 import type { FileDigest, FileHasher } from '../io/hash-file.ts';
 import type { LimitFunction } from 'p-limit';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
@@ -37,6 +38,8 @@ export interface VersionCheckContext {
   validateGltfFile?: GltfFileValidator;
   /** How an image file whose digest was just verified is checked; default `imageProblem` (a cache can key it by the digest). */
   checkImageFile?: ImageFileChecker;
+  /** The publishers' keys that a signed publication record is checked against; without them signatures are not checked. */
+  signatures?: SignatureRules;
 }
 
 /** Validates a glTF file given its format and verified digest. */
@@ -246,6 +249,7 @@ export async function checkVersion(
     if ('error' in pub) at(publicationFile, pub.error, pub.pointer);
     else if (manifestHash !== null) {
       const found = publicationProblems(pub.value, manifestHash);
+      if (found.length === 0 && ctx.signatures) found.push(...signatureProblems(pub.value as PublicationRecord, folder.id, folder.version, ctx.signatures));
       for (const p of found) at(publicationFile, p.message, p.pointer);
       if (found.length === 0) publication = pub.value as PublicationRecord;
     }

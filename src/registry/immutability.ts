@@ -30,6 +30,8 @@ export interface BaseCheck {
   commit: string;
   /** Version folders at the base, and their files, found unchanged or not. */
   versions: number;
+  /** The versions at the base, as `<id>@<version>`: every other version of the tree is new. */
+  versionKeys: Set<string>;
   files: number;
   /** Lines of the ledger at the base, or null when it had none. */
   ledgerLines: number | null;
@@ -123,7 +125,7 @@ export async function checkAgainstBase(registryRoot: string, ref: string, opts: 
     const result = isLedgerPrefix(older, newer);
     if (!result.ok) at(path, prefixMessage(result, ref), `line ${result.line}`);
   }
-  return { problems, commit, versions: versions.size, files, ledgerLines };
+  return { problems, commit, versions: versions.size, versionKeys: new Set(versions.keys()), files, ledgerLines };
 }
 
 function prefixMessage(result: PrefixResult, ref: string): string {

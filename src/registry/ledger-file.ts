@@ -1,7 +1,7 @@
 /** Reading `registry/ledger.jsonl` and the publication records it lists, on disk: what check, the build and publishers use. */
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LEDGER_FILE, verifyLedger, type LedgerCheckpoint, type LedgerPublication } from '../core/ledger.ts';
+import { LEDGER_FILE, signedFields, verifyLedger, type LedgerCheckpoint, type LedgerPublication } from '../core/ledger.ts';
 import { versionDir } from '../core/paths.ts';
 import { sriOf } from '../core/sri.ts';
 import type { PublicationRecord } from '../core/types.ts';
@@ -65,7 +65,15 @@ export async function publicationOf(registryRoot: string, id: string, version: s
   if (actual !== pub.recordHash) {
     throw new Error(`${pubFile}: recordHash ${pub.recordHash} is not the hash of ${MANIFEST_FILE} (${actual})`);
   }
-  return { publicationId: pub.publicationId!, id, version, recordHash: pub.recordHash!, publishedAt: pub.publishedAt! };
+  const signed = typeof pub.signature === 'string' && typeof pub.keyId === 'string' && typeof pub.publisher === 'string';
+  return {
+    publicationId: pub.publicationId!,
+    id,
+    version,
+    recordHash: pub.recordHash!,
+    publishedAt: pub.publishedAt!,
+    ...(signed ? signedFields({ publisher: pub.publisher, keyId: pub.keyId, signature: pub.signature }) : {}),
+  };
 }
 
 /** The checkpoint of the registry's ledger (size 0, head null when there is none); throws when the ledger is broken. */

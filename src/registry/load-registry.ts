@@ -10,7 +10,7 @@ import { latestNotRetracted } from '../core/latest.ts';
 import { RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
 import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
-import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck } from './check-version.ts';
+import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { sha256File, type FileHasher } from '../io/hash-file.ts';
 import { checkLedgerFile, type KnownVersion, type LedgerState } from './check-ledger-file.ts';
@@ -18,6 +18,7 @@ import pLimit from 'p-limit';
 import { entryKindProblem, listDir, type DirEntry } from '../io/list-dir.ts';
 import { formatProblem, type Problem, type Registry, type RegistryVersion } from './registry-model.ts';
 import { checkRetractionsFile } from './check-retractions-file.ts';
+import { LOG_KEY_FILE, PUBLISHERS_DIR, readRegistryKeys, type RegistryKeys } from './registry-keys.ts';
 
 export interface LoadOptions {
   /** The origin the registry is published at, e.g. `registryUrl()` from registry-url.ts. */
@@ -34,6 +35,8 @@ export interface LoadOptions {
   validateGltfFile?: GltfFileValidator;
   /** How image files are checked once hashed; default sharp's header of every file (a cache can key it by hash). */
   checkImageFile?: ImageFileChecker;
+  /** True for a version that must carry a publisher signature (`check --require-signatures`); default none. */
+  mustSign?: (id: string, version: string) => boolean;
 }
 
 /** What `npm run check` and the build report. */
@@ -58,9 +61,11 @@ export interface LoadedRegistry {
   ledger: LedgerState | null;
   /** Retracted versions by `<id>@<version>`, from `retractions.jsonl`. */
   retracted: Map<string, Retracted>;
+  /** The log's public key and the publishers' keys (`log.pub`, `publishers/`). */
+  keys: RegistryKeys;
 }
 
-const ROOT_ENTRIES = `objects/, worlds/, ${LEDGER_FILE} and ${RETRACTIONS_FILE}`;
+const ROOT_ENTRIES = `objects/, worlds/, ${PUBLISHERS_DIR}/, ${LEDGER_FILE}, ${RETRACTIONS_FILE} and ${LOG_KEY_FILE}`;
 
 /** Reads and checks the registry tree at `root` (the `registry/` folder). */
 export async function loadRegistry(root: string, opts: LoadOptions): Promise<LoadedRegistry> {
@@ -73,17 +78,18 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const registry: Registry = { root: rootDir, registryUrl: opts.registryUrl, objects: [], worlds: [], stats };
   const retracted = new Map<string, Retracted>();
   let ledger: LedgerState | null = null;
+  let keys: RegistryKeys = { logKey: null, publishers: new Map() };
 
   const kind = await lstat(rootDir).catch(() => null);
   if (!kind) at(rootDir, 'the registry folder does not exist');
   else if (kind.isSymbolicLink()) at(rootDir, 'is a symbolic link; the registry folder must be a plain folder');
   else if (!kind.isDirectory()) at(rootDir, 'is not a folder');
-  if (problems.length) return { registry, problems, ledger, retracted };
+  if (problems.length) return { registry, problems, ledger, retracted, keys };
 
   const concurrency = opts.concurrency ?? availableParallelism();
   const files = pLimit(Math.max(1, concurrency));
   const folders = pLimit(Math.max(8, concurrency * 2));
-  const ctx = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}), ...(opts.checkImageFile ? { checkImageFile: opts.checkImageFile } : {}) };
+  const ctx: VersionCheckContext = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}), ...(opts.checkImageFile ? { checkImageFile: opts.checkImageFile } : {}) };
 
   let objectsDir: string | undefined;
   let worldsDir: string | undefined;
@@ -98,8 +104,15 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
     // The lock of an append in progress (an empty folder, which git never records).
     else if (entry.kind === 'dir' && entry.name === lockName(LEDGER_FILE)) continue;
     else if (entry.kind === 'file' && entry.name === RETRACTIONS_FILE) hasRetractions = true;
+    else if ((entry.kind === 'file' && entry.name === LOG_KEY_FILE) || (entry.kind === 'dir' && entry.name === PUBLISHERS_DIR)) continue;
     else at(entry.path, `unknown ${entry.kind === 'dir' ? 'folder' : 'file'} in the registry folder; expected only ${ROOT_ENTRIES}`);
   }
+
+  const read = await readRegistryKeys(rootDir, rel);
+  problems.push(...read.problems);
+  keys = read.keys;
+  // Every publication record's signature is checked against the publishers' keys.
+  ctx.signatures = { publishers: keys.publishers, ...(opts.mustSign ? { mustSign: opts.mustSign } : {}) };
 
   const objectEntries = objectsDir ? ((await listDir(objectsDir)) ?? []) : [];
   const listings = await Promise.all(objectEntries.map((entry) => folders(() => listObject(entry, rel))));
@@ -172,7 +185,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
     if (found.length === 0) registry.worlds.push(parsed.value as World);
   }
 
-  return { registry, problems, ledger, retracted };
+  return { registry, problems, ledger, retracted, keys };
 }
 
 /** A version folder found in the tree: the object and version folder names and its path. */

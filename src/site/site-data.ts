@@ -5,6 +5,9 @@ import type { World } from '../core/types.ts';
 import { readVersionEntries, type StoredVersion, type VersionEntry } from './read-version-entries.ts';
 import { registryDir } from '../registry/registry-dir.ts';
 import { registryUrl } from '../registry/registry-url.ts';
+import { loadRegistryKeys, type RegistryKeys } from '../registry/registry-keys.ts';
+import type { VersionLog } from '../core/version-log.ts';
+import { readSiteLog, versionLogOf, type SiteLog } from './site-log.ts';
 
 /** One object with its versions newest first. */
 export interface SiteObject {
@@ -20,6 +23,10 @@ export interface SiteData {
   worlds: World[];
   /** Tag -> its page slug and the objects whose latest version carries it. */
   tags: Array<{ tag: string; slug: string; objectIds: string[] }>;
+  /** The transparency log over the ledger, or null when the registry keeps no ledger. */
+  log: SiteLog | null;
+  /** The log's and the publishers' public keys. */
+  keys: RegistryKeys;
 }
 
 let memo: Promise<SiteData> | undefined;
@@ -38,7 +45,9 @@ export function siteData(): Promise<SiteData> {
       used.add(slug);
       return { tag, slug, objectIds };
     });
-    return { registryUrl: registryUrl(), objects, worlds, tags };
+    const keys = await loadRegistryKeys(registryDir());
+    const log = await readSiteLog(registryDir(), registryUrl(), keys.logKey);
+    return { registryUrl: registryUrl(), objects, worlds, tags, log, keys };
   })();
   return memo;
 }
@@ -49,6 +58,11 @@ export function findVersion(data: SiteData, id: string, version: string): { obje
   const entry = object?.versions.find((v) => v.manifest.version === version);
   if (!object || !entry) throw new Error(`no version ${id}@${version} in the registry`);
   return { object, entry };
+}
+
+/** The `log` object of a version's documents (null when the registry keeps no ledger). */
+export function versionLogFor(data: SiteData, id: string, version: string): VersionLog | null {
+  return versionLogOf(data.log, id, version);
 }
 
 /** Route params of every version. */

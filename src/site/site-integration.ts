@@ -10,13 +10,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyPublishedFiles } from './copy-published-files.ts';
 import { copyLedgerFiles } from './ledger-site.ts';
+import type { SignerKey } from '../core/signed-note.ts';
+import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { cacheDir, registryDir } from '../registry/registry-dir.ts';
+import { loadRegistryKeys, type RegistryKeys } from '../registry/registry-keys.ts';
+import { registryUrl } from '../registry/registry-url.ts';
+import { checkSigningKey, writeLogFiles } from './log-files.ts';
+import { readSiteLog } from './site-log.ts';
 import { markBuildStart, markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
 
 /** Copies the published bytes of `registry/` into the build output once the pages are written. */
 export function registrySite(): AstroIntegration {
   let marker: string | undefined;
   let configuredOutDir: string | undefined;
+  let keys: RegistryKeys | undefined;
+  let signer: SignerKey | null = null;
   return {
     name: 'aso-registry-site',
     hooks: {
@@ -27,6 +35,10 @@ export function registrySite(): AstroIntegration {
         configuredOutDir = fileURLToPath(config.outDir);
       },
       'astro:build:start': async () => {
+        // The log's private key is checked before any page is written: a wrong key stops the build at once.
+        keys = await loadRegistryKeys(registryDir());
+        signer = await signerKeyFromEnv(process.env, LOG_KEY_VARIABLES);
+        checkSigningKey(signer, keys.logKey, process.env[LOG_KEY_VARIABLES.key]?.trim() ? LOG_KEY_VARIABLES.key : LOG_KEY_VARIABLES.file);
         marker = await markBuildStart(cacheDir());
         // The registry was checked before this hook; from here on the folder is written.
         if (configuredOutDir) await markOutputIncomplete(configuredOutDir);
@@ -35,9 +47,19 @@ export function registrySite(): AstroIntegration {
         const outDir = fileURLToPath(dir);
         const published = await copyPublishedFiles(registryDir(), outDir, cacheDir());
         const ledger = await copyLedgerFiles(registryDir(), outDir);
+        const siteLog = await readSiteLog(registryDir(), registryUrl(), keys!.logKey);
+        const log = siteLog ? await writeLogFiles(siteLog, keys!, signer, registryDir(), outDir) : null;
+        if (log?.signedBy) logger.info(`checkpoint of ${log.size} entries signed by ${log.signedBy}`);
+        else if (log) {
+          logger.warn(
+            `checkpoint of ${log.size} entries is unsigned: set ${LOG_KEY_VARIABLES.key} or ${LOG_KEY_VARIABLES.file} to the log's private key to sign it` +
+              (keys!.logKey ? '' : ' (npm run log -- keygen makes a key pair and registry/log.pub)'),
+          );
+        }
+        const keep = new Set([...published.paths, ...(log?.paths ?? [])]);
         // The content layer leaves two empty module maps behind in static builds; a CDN has no use for them.
         await Promise.all(['content-assets.mjs', 'content-modules.mjs'].map((f) => rm(join(outDir, f), { force: true })));
-        const stale = marker ? await removeStaleOutput(outDir, marker, published.paths) : 0;
+        const stale = marker ? await removeStaleOutput(outDir, marker, keep) : 0;
         await markOutputComplete(outDir);
         logger.info(
           `${published.paths.size} published files and thumbnails (${published.copied} copied, the rest unchanged)` +

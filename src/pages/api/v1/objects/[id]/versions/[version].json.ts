@@ -2,12 +2,12 @@
 import type { APIRoute } from 'astro';
 import { apiVersion } from '../../../../../../core/api-documents.ts';
 import { jsonResponse } from '../../../../../../site/json-response.ts';
-import { findVersion, siteData, versionPaths } from '../../../../../../site/site-data.ts';
+import { findVersion, siteData, versionLogFor, versionPaths } from '../../../../../../site/site-data.ts';
 
 export const getStaticPaths = versionPaths;
 
 export const GET: APIRoute = async ({ params }) => {
   const data = await siteData();
   const { object, entry } = findVersion(data, params.id!, params.version!);
-  return jsonResponse(apiVersion(data.registryUrl, object, entry, data.worlds));
+  return jsonResponse(apiVersion(data.registryUrl, object, { ...entry, log: versionLogFor(data, params.id!, params.version!) }, data.worlds));
 };

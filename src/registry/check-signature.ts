@@ -1,0 +1,41 @@
+/** The publisher-signature rules of a version's `publication.json`: a signature verifies, and new versions may have to be signed. */
+import { join } from 'node:path';
+import { publicationSignatureProblem } from '../core/publication-signature.ts';
+import type { VerifierKey } from '../core/signed-note.ts';
+import type { PublicationRecord } from '../core/types.ts';
+import type { SchemaProblem } from '../core/validate-manifest.ts';
+import { PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from './registry-keys.ts';
+
+/** What the signature check needs to know of the registry. */
+export interface SignatureRules {
+  /** Each publisher's registered keys (`registry/publishers/<name>.pub`). */
+  publishers: ReadonlyMap<string, readonly VerifierKey[]>;
+  /** True for a version that must be signed (`check --require-signatures`: the versions that are new). */
+  mustSign?: (id: string, version: string) => boolean;
+}
+
+/** Every signature problem of a well-formed publication record of `id@version`. */
+export function signatureProblems(pub: PublicationRecord, id: string, version: string, rules: SignatureRules): SchemaProblem[] {
+  const key = `${id}@${version}`;
+  if (pub.signature === undefined || pub.keyId === undefined) {
+    if (!rules.mustSign?.(id, version)) return [];
+    return [
+      {
+        pointer: '/signature',
+        message: `is required: ${key} is new and signatures are required (--require-signatures); sign it before publishing, with ASO_PUBLISHER_KEY or ASO_PUBLISHER_KEY_FILE set: npm run log -- sign ${key}`,
+      },
+    ];
+  }
+  const keys = rules.publishers.get(pub.publisher);
+  if (!keys) {
+    const file = `${PUBLISHERS_DIR}/${pub.publisher}${PUBLISHER_KEY_EXT}`;
+    return [{ pointer: '/publisher', message: `"${pub.publisher}" signed ${key}, but the registry has no ${file}: commit the publisher's public key there` }];
+  }
+  const problem = publicationSignatureProblem({ id, version, recordHash: pub.recordHash }, { publisher: pub.publisher, keyId: pub.keyId, signature: pub.signature }, keys);
+  return problem ? [{ pointer: problem.startsWith('no key') ? '/keyId' : '/signature', message: problem }] : [];
+}
+
+/** `registry/publishers/<name>.pub` relative to a registry folder, for messages. */
+export function publisherFile(registryRoot: string, name: string): string {
+  return join(registryRoot, PUBLISHERS_DIR, `${name}${PUBLISHER_KEY_EXT}`);
+}

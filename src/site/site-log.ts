@@ -1,0 +1,61 @@
+/**
+ * The build's view of the transparency log: the Merkle tree over `registry/ledger.jsonl` (one leaf per line, in order),
+ * the checkpoint it commits to, and each version's inclusion proof for the `log` object of its documents.
+ */
+import { checkpointOrigin, CHECKPOINT_PATH, type Checkpoint } from '../core/checkpoint.ts';
+import { ledgerLines } from '../core/ledger.ts';
+import { MerkleTree } from '../core/merkle-tree.ts';
+import { siteUrl } from '../core/paths.ts';
+import type { VerifierKey } from '../core/signed-note.ts';
+import { versionLog, type VersionLog } from '../core/version-log.ts';
+import { ledgerPath, readOptionalText } from '../registry/ledger-file.ts';
+
+/** The log of a built site. */
+export interface SiteLog {
+  /** The ledger's lines, each a leaf. */
+  lines: string[];
+  tree: MerkleTree;
+  checkpoint: Checkpoint;
+  checkpointUrl: string;
+  /** Leaf index by `<id>@<version>`. */
+  leafOf: Map<string, number>;
+}
+
+const encoder = new TextEncoder();
+
+/** The log's origin line: the name of the committed log key, else the registry URL without its scheme. */
+export function logOrigin(registryUrl: string, logKey: VerifierKey | null): string {
+  return logKey?.name ?? checkpointOrigin(registryUrl);
+}
+
+/** The log over the ledger text (a checked ledger: one valid line per publication). */
+export function siteLogOf(text: string, registryUrl: string, logKey: VerifierKey | null): SiteLog {
+  const { lines } = ledgerLines(text);
+  const tree = MerkleTree.fromEntries(lines.map((l) => encoder.encode(l)));
+  const leafOf = new Map<string, number>();
+  lines.forEach((line, i) => {
+    const { id, version } = JSON.parse(line) as { id: string; version: string };
+    leafOf.set(`${id}@${version}`, i);
+  });
+  return {
+    lines,
+    tree,
+    checkpoint: { origin: logOrigin(registryUrl, logKey), size: tree.size, rootHash: tree.root(), extensions: [] },
+    checkpointUrl: siteUrl(registryUrl, CHECKPOINT_PATH),
+    leafOf,
+  };
+}
+
+/** The log of the registry at `registryRoot`, or null when it keeps no ledger. */
+export async function readSiteLog(registryRoot: string, registryUrl: string, logKey: VerifierKey | null): Promise<SiteLog | null> {
+  const text = await readOptionalText(ledgerPath(registryRoot));
+  return text === null ? null : siteLogOf(text, registryUrl, logKey);
+}
+
+/** The `log` object of `id@version`, or null when the site has no log; throws when the version has no leaf. */
+export function versionLogOf(log: SiteLog | null, id: string, version: string): VersionLog | null {
+  if (!log) return null;
+  const index = log.leafOf.get(`${id}@${version}`);
+  if (index === undefined) throw new Error(`${id}@${version} has no line in the ledger`);
+  return versionLog(log.checkpointUrl, log.tree.size, index, log.lines[index]!, log.tree.inclusionProof(index));
+}
