@@ -10,7 +10,7 @@ import { planVersion, publishedVersions, readVersion } from './plan-version.ts';
 import { PublishError, usageError } from './publish-error.ts';
 import { publishVersion } from './publish-version.ts';
 import { createReporter, type SubmitIo } from './reporter.ts';
-import { checkMetadataFlags, publisherOf, type Context, type SubmitResult } from './publish-context.ts';
+import { checkMetadataFlags, publisherOf, publisherSigner, type Context, type SubmitResult } from './publish-context.ts';
 import { rfc3339, type VersionFile } from './version-draft.ts';
 
 /** One entry of a source manifest's `provenance.outputs`, as far as a correction reads it. */
@@ -42,7 +42,8 @@ export async function correct(ctx: Context, io: SubmitIo): Promise<SubmitResult>
   const plan = await planVersion(ctx.registryRoot, source.id, { version: options.version, bump: options.bump });
   const commit = options.commit ?? true;
   const git = commit ? await prepareCommit(options.cwd, ctx.registryRoot, publishBranch(plan.id, plan.version)) : undefined;
-  const publisher = await publisherOf(options);
+  const signer = await publisherSigner(ctx.env, options.cwd);
+  const publisher = await publisherOf(options, signer);
 
   const report = await createReporter(io, commit ? 5 : 4);
   try {
@@ -95,6 +96,7 @@ export async function correct(ctx: Context, io: SubmitIo): Promise<SubmitResult>
         registryUrl: ctx.registryUrl,
         repoRoot: git?.top ?? options.cwd,
         publisher,
+        signer,
         git,
         signal: options.signal,
         message: (m, p) =>

@@ -1,4 +1,6 @@
 /** What every kind of publish shares: its resolved settings, its result, the publisher and the metadata flags. */
+import type { SignerKey } from '../core/signed-note.ts';
+import { PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { gitUserName } from './git-publish.ts';
 import { usageError } from './publish-error.ts';
 import type { SubmitOptions } from './submit-options.ts';
@@ -27,10 +29,28 @@ export interface Context {
   stateDir: string;
 }
 
-/** The publisher label: `--publisher`, else git's user.name, else `unknown`. */
-export async function publisherOf(options: SubmitOptions): Promise<string> {
+/** The publisher's signing key, from `ASO_PUBLISHER_KEY` or `ASO_PUBLISHER_KEY_FILE`, or null when neither is set. */
+export async function publisherSigner(env: Record<string, string | undefined>, cwd: string): Promise<SignerKey | null> {
+  try {
+    return await signerKeyFromEnv(env, PUBLISHER_KEY_VARIABLES, cwd);
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
+
+/**
+ * The publisher label: the name of the signing key when one is configured (a different `--publisher` is refused),
+ * else `--publisher`, else git's user.name, else `unknown`.
+ */
+export async function publisherOf(options: SubmitOptions, signer: SignerKey | null = null): Promise<string> {
   const given = options.publisher?.trim();
   if (options.publisher !== undefined && !given) throw usageError('--publisher is empty');
+  if (signer) {
+    if (given !== undefined && given !== signer.name) {
+      throw usageError(`--publisher ${given} is not the name of the signing key (${signer.name}+${signer.keyId}); a signed version is published under its key's name`);
+    }
+    return signer.name;
+  }
   return given ?? (await gitUserName(options.cwd)) ?? 'unknown';
 }
 

@@ -1,5 +1,7 @@
 /** The last steps every publish shares: manifest and publication record, the registry check, the atomic write and the commit. */
 import { relative, sep } from 'node:path';
+import { signPublication } from '../core/publication-signature.ts';
+import type { SignerKey } from '../core/signed-note.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 import { commitOnBranch, type GitTarget } from './git-publish.ts';
 import { AssetRejected, PublishError } from './publish-error.ts';
@@ -14,6 +16,8 @@ export interface PublishTarget {
   /** What problem paths are relative to. */
   repoRoot: string;
   publisher: string;
+  /** The publisher's key: the new version's record hash is signed with it (its name must be `publisher`). */
+  signer?: SignerKey | null;
   /** The commit to make, or undefined for `--no-commit`. */
   git?: GitTarget;
   /** The commit message (subject, blank line, body). */
@@ -37,6 +41,12 @@ export async function publishVersion(draft: VersionDraft, target: PublishTarget,
   const manifest = buildManifest(draft, target.registryUrl);
   const bytes = manifestBytes(manifest);
   const publication = await buildPublication(bytes, target.publisher);
+  if (target.signer) {
+    if (target.signer.name !== target.publisher) throw new PublishError(`the signing key is ${target.signer.name}'s, but the publisher is ${target.publisher}`);
+    const { keyId, signature } = signPublication({ id: draft.id, version: draft.version, recordHash: publication.recordHash }, target.signer);
+    Object.assign(publication, { keyId, signature });
+    report.info(`signed by ${target.signer.name}+${keyId}`);
+  }
 
   report.step(`check ${draft.id}@${draft.version} with the registry rules`);
   const staged = await stageVersion(target.registryRoot, draft, manifest, bytes, publication);

@@ -20,7 +20,7 @@ import { publishVersion, type PublishTarget } from './publish-version.ts';
 import { previewImage, referenceImage } from './reference-images.ts';
 import { createReporter, type Reporter, type SubmitIo } from './reporter.ts';
 import { loadState, removeState, saveState, type PublishState } from './state-file.ts';
-import { checkMetadataFlags, publisherOf, type Context, type SubmitResult } from './publish-context.ts';
+import { checkMetadataFlags, publisherOf, publisherSigner, type Context, type SubmitResult } from './publish-context.ts';
 import type { SubmitOptions } from './submit-options.ts';
 import { rfc3339, sha256Hex, type VersionDraft } from './version-draft.ts';
 import { verifyAsset } from './verify-asset.ts';
@@ -60,7 +60,8 @@ async function newJob(ctx: Context, io: SubmitIo): Promise<SubmitResult> {
   const plan = await planVersion(ctx.registryRoot, options.object!, { version: options.version, bump: options.bump });
   const commit = options.commit ?? true;
   const git = commit ? await prepareCommit(options.cwd, ctx.registryRoot, publishBranch(plan.id, plan.version)) : undefined;
-  const publisher = await publisherOf(options);
+  const signer = await publisherSigner(ctx.env, options.cwd);
+  const publisher = await publisherOf(options, signer);
   const report = await createReporter(io, commit ? 8 : 7);
   try {
     report.step(`read the image ${options.image}`);
@@ -193,11 +194,13 @@ async function finishJob(
       ],
       preview,
     };
+    const signer = await publisherSigner(ctx.env, options.cwd);
     const target: PublishTarget = {
       registryRoot: ctx.registryRoot,
       registryUrl: ctx.registryUrl,
       repoRoot: git?.top ?? options.cwd,
-      publisher: state.publisher ?? 'unknown',
+      publisher: signer?.name ?? state.publisher ?? 'unknown',
+      signer,
       git,
       signal: options.signal,
       message: (m, p) =>

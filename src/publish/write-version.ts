@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../io/atomic-file.ts';
 import { readOptionalText } from '../registry/ledger-file.ts';
 import { appendLedgerEntry } from './append-ledger.ts';
 import { formatProblem } from '../registry/registry-model.ts';
+import { loadRegistryKeys } from '../registry/registry-keys.ts';
 import { PublishError } from './publish-error.ts';
 import type { VersionDraft } from './version-draft.ts';
 
@@ -91,12 +92,15 @@ export async function checkStaged(staged: StagedVersion, registryRoot: string, r
     const moved = path.startsWith(staged.dir) ? final + path.slice(staged.dir.length) : path;
     return relative(repoRoot, moved).split(sep).join('/');
   };
+  // A signature is checked against the publishers' keys the registry commits, as `npm run check` will.
+  const { publishers } = await loadRegistryKeys(registryRoot);
   const result = await checkVersion(staged.dir, { id: staged.id, version: staged.version }, {
     registryUrl,
     rel,
     files: pLimit(availableParallelism()),
     hashFile: sha256File,
     validateGltf: true,
+    signatures: { publishers },
   });
   return result.problems.map(formatProblem);
 }

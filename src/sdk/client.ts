@@ -14,6 +14,20 @@ import { get, getJson, type FetchLike } from './request.ts';
 import { createSha256 } from './create-sha256.ts';
 import { verifyLedgerEntry, type LedgerMode } from './verify-ledger.ts';
 import { LEDGER_CHECKPOINT_PATH } from '../core/ledger.ts';
+import type { Checkpoint } from '../core/checkpoint.ts';
+import type { VerifierKey } from '../core/signed-note.ts';
+import { LogError } from './errors.ts';
+import {
+  consistencyFromTiles,
+  fetchCheckpoint,
+  pinnedKeys,
+  readCheckpoint,
+  verifyDocumentInLog,
+  type CheckpointInfo,
+  type LogContext,
+  type LogMode,
+  type LogVerification,
+} from './log-check.ts';
 
 /** How to reach the registry. */
 export interface ClientOptions {
@@ -26,6 +40,15 @@ export interface ClientOptions {
    * `<origin>/api/v1/index.json` when not given.
    */
   registryUrl?: string;
+  /**
+   * The registry's log key (`registry/log.pub`, `<name>+<key id>+<key>`), or several: checkpoints must be signed by
+   * one of them. Without it, log proofs are still checked but a checkpoint's signature is only reported.
+   */
+  logKey?: string | readonly string[];
+  /** A checkpoint seen before (as `checkpoint()` returned it): every later checkpoint must be proven to extend it. */
+  checkpoint?: string;
+  /** Publishers' keys to pin, by publisher name; other publishers' keys are read from the registry's `/publishers/`. */
+  publisherKeys?: Record<string, string | readonly string[]>;
 }
 
 /** Options every call takes. */
@@ -40,13 +63,29 @@ export interface GetObjectOptions extends RequestOptions {
    * `auto` (default) when the registry publishes one, `require` always, `skip` never.
    */
   ledger?: LedgerMode;
+  /**
+   * Whether to prove the version is in the transparency log (its inclusion proof against the signed checkpoint, its
+   * publisher's signature, and that the checkpoint extends the last one this client saw): `auto` (default) when the
+   * version carries a log proof, `require` always, `skip` never.
+   */
+  log?: LogMode;
 }
 
 /**
  * A verified object version: the API document, whose `manifest` is parsed from the bytes that hash to
- * `publication.recordHash`; `ledgerVerified` is true when the ledger vouched for that record hash.
+ * `publication.recordHash`; `ledgerVerified` is true when the whole ledger was read and vouched for that record hash
+ * (by default only for a version without a log proof); `logVerified` is what the transparency log proved, or null.
  */
-export type ObjectVersion = ApiVersion & { ledgerVerified: boolean };
+export type ObjectVersion = ApiVersion & { ledgerVerified: boolean; logVerified: LogVerification | null };
+
+/** What `verifyConsistency` proved. */
+export interface ConsistencyCheck {
+  /** The older tree size and the newer one. */
+  from: number;
+  to: number;
+  /** The newer checkpoint. */
+  checkpoint: CheckpointInfo;
+}
 
 /** The client returned by {@link createClient}. Its methods may be called detached (`const { getObject } = client`). */
 export interface AsoClient {
@@ -60,6 +99,20 @@ export interface AsoClient {
    * were found to hash to the publication's record hash.
    */
   getObject(id: string, version?: string, options?: GetObjectOptions): Promise<ObjectVersion>;
+  /**
+   * Proves that a version is in the registry's log: its inclusion proof leads to the root of the current checkpoint,
+   * whose signature is checked against the pinned log key, and its publisher's signature (if any) verifies. Also
+   * proves that the checkpoint extends the last one this client saw. Throws {@link LogError} otherwise.
+   */
+  verifyInclusion(id: string, version?: string, options?: RequestOptions): Promise<LogVerification>;
+  /**
+   * Proves that the checkpoint `older` (a note as `checkpoint()` returns it) is a prefix of `newer` (default: the
+   * registry's current checkpoint), with a consistency proof computed from the registry's tiles. Throws {@link LogError}
+   * when the log was rolled back or rewritten.
+   */
+  verifyConsistency(older: string, newer?: string, options?: RequestOptions): Promise<ConsistencyCheck>;
+  /** The newest checkpoint this client has verified (a note to keep and pass as `checkpoint` next time), or null. */
+  checkpoint(): string | null;
   /** Fetches a representation's bytes and compares their length and SHA-256 with what it declares. */
   checkIntegrity(representation: IntegrityTarget, options?: RequestOptions): Promise<IntegrityCheck>;
   /** An object's published versions, newest first. */
@@ -80,6 +133,18 @@ export function createClient(options: ClientOptions): AsoClient {
   const apiUrl = (path: string) => `${origin}/${encodePath(path)}`;
   let registryUrl: Promise<string> | undefined;
   if (options.registryUrl !== undefined) registryUrl = Promise.resolve(normalizeRegistryUrl(options.registryUrl));
+  const logKeys = pinnedKeys(options.logKey, 'logKey');
+  const publisherKeys = new Map<string, VerifierKey[]>(Object.entries(options.publisherKeys ?? {}).map(([name, keys]) => [name, pinnedKeys(keys, `publisherKeys.${name}`)]));
+  const logContext = (signal?: AbortSignal): LogContext => ({ fetch: fetchFn, origin, resolveUrl: (u) => resolveUrl(u, { signal }), logKeys, publisherKeys, signal });
+  /** The newest checkpoint verified so far: later ones must extend it. */
+  let known: { checkpoint: Checkpoint; info: CheckpointInfo } | null = null;
+  if (options.checkpoint !== undefined) {
+    try {
+      known = readCheckpoint(options.checkpoint, 'options.checkpoint', logKeys);
+    } catch (error) {
+      throw new TypeError(`createClient: checkpoint: ${(error as Error).message.replace(/^log check failed: /, '')}`);
+    }
+  }
 
   async function getIndex(opts: RequestOptions = {}): Promise<ApiIndex> {
     const url = apiUrl(apiPaths.index());
@@ -130,10 +195,10 @@ export function createClient(options: ClientOptions): AsoClient {
     return readCatalog(await getJson(fetchFn, url, opts.signal), url).objects;
   }
 
-  async function getObject(id: string, version = 'latest', opts: GetObjectOptions = {}): Promise<ObjectVersion> {
+  /** The API document of a version: `version` exact, `latest` or a range, resolved against the published versions. */
+  async function fetchVersion(id: string, version: string, signal?: AbortSignal): Promise<ApiVersion> {
     assertId(id, 'id');
     assertVersionSpec(version);
-    const { signal } = opts;
     let exact = version;
     let listed: ApiVersionSummary | undefined;
     if (!isExactVersion(version)) {
@@ -160,17 +225,68 @@ export function createClient(options: ClientOptions): AsoClient {
     if (listed && listed.recordHash !== doc.publication.recordHash) {
       throw new InvalidResponseError(url, '/publication/recordHash', `is ${doc.publication.recordHash} but the version list says ${listed.recordHash}`);
     }
+    return doc;
+  }
+
+  /** Remembers a verified checkpoint after proving that it extends the one remembered before. */
+  async function advance(current: { checkpoint: Checkpoint; info: CheckpointInfo }, signal?: AbortSignal): Promise<LogVerification['consistency']> {
+    const before = known;
+    if (!before) {
+      known = current;
+      return null;
+    }
+    const problem = await consistencyFromTiles(logContext(signal), before.checkpoint, current.checkpoint);
+    if (problem) {
+      throw new LogError(`${origin}/checkpoint`, `the checkpoint of ${current.checkpoint.size} entries does not extend the one of ${before.checkpoint.size} seen before: ${problem}`);
+    }
+    if (current.checkpoint.size >= (known?.checkpoint.size ?? 0)) known = current;
+    return { from: before.checkpoint.size, to: current.checkpoint.size };
+  }
+
+  async function verifyLogOf(doc: ApiVersion, signal?: AbortSignal): Promise<LogVerification> {
+    const ctx = logContext(signal);
+    const { tree: _tree, ...proven } = await verifyDocumentInLog(doc, ctx);
+    const consistency = await advance({ checkpoint: _tree, info: proven.checkpoint }, signal);
+    return { ...proven, consistency };
+  }
+
+  async function verifyInclusion(id: string, version = 'latest', opts: RequestOptions = {}): Promise<LogVerification> {
+    return verifyLogOf(await fetchVersion(id, version, opts.signal), opts.signal);
+  }
+
+  async function verifyConsistency(older: string, newer?: string, opts: RequestOptions = {}): Promise<ConsistencyCheck> {
+    const ctx = logContext(opts.signal);
+    const old = readCheckpoint(older, 'the older checkpoint', logKeys);
+    const current = newer === undefined ? await fetchCheckpoint(ctx) : readCheckpoint(newer, 'the newer checkpoint', logKeys);
+    const problem = await consistencyFromTiles(ctx, old.checkpoint, current.checkpoint);
+    if (problem) {
+      throw new LogError(`${origin}/checkpoint`, `the checkpoint of ${current.checkpoint.size} entries does not extend the one of ${old.checkpoint.size}: ${problem}`);
+    }
+    return { from: old.checkpoint.size, to: current.checkpoint.size, checkpoint: current.info };
+  }
+
+  async function getObject(id: string, version = 'latest', opts: GetObjectOptions = {}): Promise<ObjectVersion> {
+    const { signal } = opts;
+    const doc = await fetchVersion(id, version, signal);
     const manifest = await verifiedManifest(doc, signal);
     if (!jsonEqual(manifest, doc.manifest)) {
-      throw new InvalidResponseError(url, '/manifest', `differs from the verified manifest at ${doc.manifestUrl}`);
+      throw new InvalidResponseError(apiUrl(apiPaths.version(doc.id, doc.version)), '/manifest', `differs from the verified manifest at ${doc.manifestUrl}`);
     }
-    const ledgerVerified = await verifyLedgerEntry(doc, opts.ledger ?? 'auto', {
-      fetch: fetchFn,
-      checkpointUrl: apiUrl(LEDGER_CHECKPOINT_PATH),
-      resolveUrl: (u) => resolveUrl(u, { signal }),
-      signal,
-    });
-    return { ...doc, manifest: manifest as Manifest, ledgerVerified };
+    const logMode = opts.log ?? 'auto';
+    if (logMode === 'require' && !doc.log) throw new LogError(apiUrl(apiPaths.version(doc.id, doc.version)), `${doc.id}@${doc.version} carries no log proof`);
+    const logVerified = logMode !== 'skip' && doc.log ? await verifyLogOf(doc, signal) : null;
+    // The whole ledger is read only when the log could not vouch for the version (or when asked to).
+    const ledgerMode = opts.ledger ?? 'auto';
+    const ledgerVerified =
+      ledgerMode === 'auto' && logVerified
+        ? false
+        : await verifyLedgerEntry(doc, ledgerMode, {
+            fetch: fetchFn,
+            checkpointUrl: apiUrl(LEDGER_CHECKPOINT_PATH),
+            resolveUrl: (u) => resolveUrl(u, { signal }),
+            signal,
+          });
+    return { ...doc, manifest: manifest as Manifest, ledgerVerified, logVerified };
   }
 
   /** Fetches the manifest's own bytes, checks them against the record hash, and parses them. */
@@ -203,7 +319,19 @@ export function createClient(options: ClientOptions): AsoClient {
     return checkResponse(response, url, representation, opts.signal);
   }
 
-  return { origin, baseUrl: apiUrl('api/v1'), getObject, checkIntegrity, listVersions, listObjects, getIndex, resolveUrl };
+  return {
+    origin,
+    baseUrl: apiUrl('api/v1'),
+    getObject,
+    verifyInclusion,
+    verifyConsistency,
+    checkpoint: () => known?.info.note ?? null,
+    checkIntegrity,
+    listVersions,
+    listObjects,
+    getIndex,
+    resolveUrl,
+  };
 }
 
 function normalizeOrigin(input: unknown): string {

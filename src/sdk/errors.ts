@@ -1,7 +1,7 @@
 /** The errors the SDK throws: a caller tells them apart with `instanceof` or by `code`. */
 
 /** What kind of failure an {@link AsoSdkError} is. */
-export type AsoSdkErrorCode = 'not_found' | 'network' | 'invalid_response' | 'integrity' | 'ledger';
+export type AsoSdkErrorCode = 'not_found' | 'network' | 'invalid_response' | 'integrity' | 'ledger' | 'log';
 
 /** The base of every error the SDK throws about the registry (bad arguments throw a plain `TypeError`). */
 export class AsoSdkError extends Error {
@@ -75,5 +75,17 @@ export class LedgerError extends AsoSdkError {
   constructor(url: string, message: string) {
     super('ledger', url, `ledger check failed: ${message}`);
     this.name = 'LedgerError';
+  }
+}
+
+/**
+ * The transparency log does not vouch for what the registry serves: a checkpoint not signed by the pinned key, an
+ * inclusion proof that fails, a publisher signature that does not verify, or a checkpoint that does not extend one
+ * seen before.
+ */
+export class LogError extends AsoSdkError {
+  constructor(url: string, message: string) {
+    super('log', url, `log check failed: ${message}`);
+    this.name = 'LogError';
   }
 }

@@ -1,4 +1,4 @@
-/** getObject checks each version against the served ledger: a ledger that omits or alters a record fails it. */
+/** getObject can check each version against the whole served ledger: a ledger that omits or alters a record fails it. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -27,21 +27,26 @@ function serveLedger(text: string): void {
   server.setOverride((path) => (path === '/ledger.jsonl' ? { body: text, type: 'application/jsonl' } : undefined));
 }
 
-it('verifies every version against the published ledger by default', async () => {
+it('verifies every version against the published ledger when asked to, and by default reads it only without a log proof', async () => {
   const client = createClient({ origin: server.origin });
   const lines = ledger.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; version: string });
   expect(lines.length).toBeGreaterThan(0);
   for (const { id, version } of lines) {
-    const got = await client.getObject(id, version);
+    const got = await client.getObject(id, version, { ledger: 'require' });
     expect(got.ledgerVerified, `${id}@${version}`).toBe(true);
   }
+  const { id, version } = lines[0]!;
+  const served = await client.getObject(id, version);
+  expect(served.logVerified?.leafIndex).toBe(0);
+  expect(served.ledgerVerified).toBe(false);
+  expect((await client.getObject(id, version, { log: 'skip' })).ledgerVerified).toBe(true);
 });
 
 it('fails when the served ledger omits the record', async () => {
   const lines = ledger.trimEnd().split('\n');
   const last = JSON.parse(lines.at(-1)!) as { id: string; version: string };
   serveLedger(`${lines.slice(0, -1).join('\n')}\n`);
-  const error = await rejection(createClient({ origin: server.origin }).getObject(last.id, last.version));
+  const error = await rejection(createClient({ origin: server.origin }).getObject(last.id, last.version, { ledger: 'require' }));
   expect(error).toBeInstanceOf(LedgerError);
   expect((error as Error).message).toMatch(/ledger check failed: the ledger has \d+ lines but the checkpoint says \d+/);
 });
@@ -52,7 +57,7 @@ it('fails when the served ledger alters the record hash', async () => {
   const forged = `sha256-${'A'.repeat(43)}=`;
   lines[lines.length - 1] = lines.at(-1)!.replace(last.recordHash, forged);
   serveLedger(`${lines.join('\n')}\n`);
-  const error = await rejection(createClient({ origin: server.origin }).getObject(last.id, last.version));
+  const error = await rejection(createClient({ origin: server.origin }).getObject(last.id, last.version, { ledger: 'require' }));
   expect(error).toBeInstanceOf(LedgerError);
   expect((error as Error).message).toContain(`has record hash ${forged}, but the version's record hash is ${last.recordHash}`);
 });
@@ -65,7 +70,7 @@ it('can skip the check, and require it', async () => {
   expect((await client.getObject(first.id, first.version, { ledger: 'skip' })).ledgerVerified).toBe(false);
   expect(await rejection(client.getObject(first.id, first.version, { ledger: 'require' }))).toBeInstanceOf(LedgerError);
   server.setOverride((path) => (path === '/api/v1/ledger.json' ? { status: 404, body: 'not found' } : undefined));
-  expect((await client.getObject(first.id, first.version)).ledgerVerified).toBe(false);
+  expect((await client.getObject(first.id, first.version, { log: 'skip' })).ledgerVerified).toBe(false);
   expect(await rejection(client.getObject(first.id, first.version, { ledger: 'require' }))).toBeInstanceOf(LedgerError);
 });
 
