@@ -1,7 +1,8 @@
 /**
  * `npx tsx scripts/ledger.ts <command>`: keep `registry/ledger.jsonl` and `registry/retractions.jsonl`.
  *
- *   append <id>@<version>...          append the publication of each version (from its publication.json)
+ *   append <id>@<version>...          append the publication of each version (from its publication.json), signing it
+ *                                     first when ASO_PUBLISHER_KEY or ASO_PUBLISHER_KEY_FILE holds the publisher's key
  *   init                              start the ledger of a registry that has none, oldest publication first
  *   retract <id>@<version> --reason   retract a published version (its files stay as they are)
  */
@@ -14,6 +15,8 @@ import { appendLedgerEntry } from '../src/publish/append-ledger.ts';
 import { allPublications, ledgerPath, publicationOf, readOptionalText } from '../src/registry/ledger-file.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { retractVersion } from '../src/publish/retract-version.ts';
+import { signVersion } from '../src/publish/sign-version.ts';
+import { PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../src/io/signer-key.ts';
 
 const USAGE = `usage: npx tsx scripts/ledger.ts <command> [--registry <dir>]
 
@@ -57,7 +60,13 @@ export async function runLedger(args: string[], env: Record<string, string | und
       case 'append': {
         if (versions.length === 0) return usage('append needs at least one <id>@<version>');
         const lines: string[] = [];
+        // With a publisher key in the environment, an unsigned version is signed before its line is appended.
+        const signer = await signerKeyFromEnv(env, PUBLISHER_KEY_VARIABLES, cwd);
         for (const v of versions) {
+          if (signer && (await publicationOf(root, v.id, v.version)).signature === undefined) {
+            const signed = await signVersion(root, v.id, v.version, signer);
+            lines.push(`signed ${v.id}@${v.version} by ${signer.name}+${signed.keyId}`);
+          }
           const entry = await appendLedgerEntry(root, await publicationOf(root, v.id, v.version));
           lines.push(`ledger line ${entry.seq}: ${entry.id}@${entry.version} ${entry.recordHash}`);
         }

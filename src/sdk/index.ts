@@ -23,3 +23,5 @@ export type {
   ApiVersionSummary,
 } from '../core/api-types.ts';
 export type { IntegrityResult, Manifest, PublicationRecord, Representation } from '../core/types.ts';
+export { verifySite } from './verify-site.ts';
+export type { SiteProgress, SiteVerification, VerifySiteOptions } from './verify-site.ts';

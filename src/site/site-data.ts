@@ -7,6 +7,8 @@ import { registryDir } from '../registry/registry-dir.ts';
 import { registryUrl } from '../registry/registry-url.ts';
 import { loadRegistryKeys, type RegistryKeys } from '../registry/registry-keys.ts';
 import type { VersionLog } from '../core/version-log.ts';
+import type { PublicationRecord } from '../core/types.ts';
+import type { LogViewConfig } from '../viewer/log-config.ts';
 import { readSiteLog, versionLogOf, type SiteLog } from './site-log.ts';
 
 /** One object with its versions newest first. */
@@ -63,6 +65,20 @@ export function findVersion(data: SiteData, id: string, version: string): { obje
 /** The `log` object of a version's documents (null when the registry keeps no ledger). */
 export function versionLogFor(data: SiteData, id: string, version: string): VersionLog | null {
   return versionLogOf(data.log, id, version);
+}
+
+/** What a record page hands the browser's log check (null when the registry keeps no ledger). */
+export function logViewConfigFor(data: SiteData, id: string, version: string, publication: PublicationRecord): LogViewConfig | null {
+  const log = versionLogFor(data, id, version);
+  if (!log) return null;
+  const publisherKeys = publication.signature ? (data.keys.publishers.get(publication.publisher) ?? []).map((k) => k.text) : [];
+  return {
+    registryUrl: data.registryUrl,
+    logKey: data.keys.logKey?.text ?? null,
+    log,
+    expected: { id, version, recordHash: publication.recordHash, publicationId: publication.publicationId },
+    publisherKeys,
+  };
 }
 
 /** Route params of every version. */

@@ -1,0 +1,73 @@
+/**
+ * The record page's log check, in the browser: the checkpoint's signature against the log key the page pins, the
+ * version's inclusion proof against the checkpoint's root, and the publisher's signature of the version. Loaded lazily
+ * (it carries Ed25519 and SHA-2), after the page is shown.
+ */
+import { openCheckpoint } from '../core/checkpoint.ts';
+import { toOrigin } from '../core/paths.ts';
+import { parsePublisherKeys, publicationSignatureProblem } from '../core/publication-signature.ts';
+import { parseVerifierKey } from '../core/signed-note.ts';
+import { logEntry, versionLogProblems } from '../core/version-log.ts';
+import type { LogViewConfig } from './log-config.ts';
+
+/** One row's outcome: a state for `data-*-state`, and the words shown. */
+export interface RowView {
+  state: 'verified' | 'unsigned' | 'failed';
+  text: string;
+}
+
+/** The outcome of both rows. */
+export interface LogCheckView {
+  log: RowView;
+  signature: RowView;
+}
+
+/** Checks the version of `config` against the log served from `origin`. */
+export async function checkLog(config: LogViewConfig, origin: string, fetchFn: typeof fetch = fetch): Promise<LogCheckView> {
+  return { log: await checkInclusion(config, origin, fetchFn), signature: checkSignature(config) };
+}
+
+async function checkInclusion(config: LogViewConfig, origin: string, fetchFn: typeof fetch): Promise<RowView> {
+  const failed = (text: string): RowView => ({ state: 'failed', text: `Failed: ${text}` });
+  let note: string;
+  try {
+    const url = toOrigin(config.log.checkpoint, config.registryUrl, origin);
+    const response = await fetchFn(url, { cache: 'no-store' });
+    if (!response.ok) return failed(`the checkpoint could not be read (HTTP ${response.status})`);
+    note = await response.text();
+  } catch (error) {
+    return failed(`the checkpoint could not be read (${(error as Error).message})`);
+  }
+  let opened;
+  try {
+    opened = openCheckpoint(note, config.logKey ? [parseVerifierKey(config.logKey)] : []);
+  } catch (error) {
+    return failed((error as Error).message);
+  }
+  const problems = versionLogProblems(config.log, opened.checkpoint, config.expected);
+  if (problems.length) return failed(problems[0]!);
+  const where = `entry ${config.log.leafIndex + 1} of ${opened.checkpoint.size}`;
+  const sig = opened.signature;
+  if (sig.state === 'verified') {
+    const by = sig.by[0]!;
+    return { state: 'verified', text: `Verified: ${where} in the checkpoint signed by ${by.name}+${by.keyId}` };
+  }
+  if (config.logKey && sig.state === 'unverified') {
+    return failed(`the checkpoint is not signed by the registry's log key (signed by ${sig.by.map((s) => `${s.name}+${s.keyId}`).join(', ')})`);
+  }
+  return { state: 'unsigned', text: `Included as ${where}, but the checkpoint is ${config.logKey ? 'unsigned' : 'not checked against a log key (the registry commits none)'}` };
+}
+
+function checkSignature(config: LogViewConfig): RowView {
+  const entry = logEntry(config.log);
+  if (typeof entry === 'string') return { state: 'failed', text: `Failed: ${entry}` };
+  if (entry.signature === undefined || entry.keyId === undefined || entry.publisher === undefined) return { state: 'unsigned', text: 'Not signed by its publisher' };
+  try {
+    const keys = parsePublisherKeys(config.publisherKeys.join('\n'), entry.publisher);
+    const problem = publicationSignatureProblem(config.expected, { publisher: entry.publisher, keyId: entry.keyId, signature: entry.signature }, keys);
+    if (problem) return { state: 'failed', text: `Failed: ${problem}` };
+  } catch (error) {
+    return { state: 'failed', text: `Failed: the keys of ${entry.publisher}: ${(error as Error).message}` };
+  }
+  return { state: 'verified', text: `Signed by ${entry.publisher}` };
+}

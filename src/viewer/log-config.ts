@@ -1,0 +1,33 @@
+/** What the record page tells the browser about a version's place in the log, written by LogStatus.astro as JSON. */
+import type { ExpectedVersion, VersionLog } from '../core/version-log.ts';
+
+/** The log check's input. */
+export interface LogViewConfig {
+  /** The configured registry origin; URLs on it are fetched from the page's own origin. */
+  registryUrl: string;
+  /** The log's verifier key as `registry/log.pub` commits it, or null when the registry commits none. */
+  logKey: string | null;
+  /** The version's `log` object (the same as in its agent.json). */
+  log: VersionLog;
+  /** The version as the page shows it. */
+  expected: ExpectedVersion;
+  /** The publisher's verifier keys (`registry/publishers/<name>.pub`), when the version is signed. */
+  publisherKeys: string[];
+}
+
+/** The JSON text of a config, safe inside a `<script>` element. */
+export function serializeLogConfig(config: LogViewConfig): string {
+  return JSON.stringify(config).replace(/</g, '\\u003c');
+}
+
+/** Parses the config; throws naming what is missing. */
+export function parseLogConfig(text: string): LogViewConfig {
+  const data = JSON.parse(text) as Partial<LogViewConfig> | null;
+  if (typeof data !== 'object' || data === null) throw new Error('log config: expected a JSON object');
+  if (typeof data.registryUrl !== 'string') throw new Error('log config: "registryUrl" must be a string');
+  if (data.logKey !== null && typeof data.logKey !== 'string') throw new Error('log config: "logKey" must be a string or null');
+  if (typeof data.log !== 'object' || data.log === null) throw new Error('log config: "log" must be an object');
+  if (typeof data.expected !== 'object' || data.expected === null) throw new Error('log config: "expected" must be an object');
+  if (!Array.isArray(data.publisherKeys)) throw new Error('log config: "publisherKeys" must be a list');
+  return data as LogViewConfig;
+}

@@ -1,0 +1,34 @@
+/** The log rows of a record page: they say `Verified` and `Signed by <publisher>` only once the browser has checked both. */
+import type { LogCheckView, RowView } from './log-check.ts';
+import { parseLogConfig } from './log-config.ts';
+
+function show(el: HTMLElement | null, key: 'logState' | 'signatureState', row: RowView | { state: 'checking'; text: string }): void {
+  if (!el) return;
+  const text = el.querySelector<HTMLElement>('.log-text');
+  if (text) text.textContent = row.text;
+  el.dataset[key] = row.state;
+}
+
+/** Checks one record page's version against the log and shows the outcome. */
+export async function startLogStatus(root: HTMLElement): Promise<void> {
+  const logRow = root.querySelector<HTMLElement>('[data-log-state]');
+  const sigRow = root.querySelector<HTMLElement>('[data-signature-state]');
+  let view: LogCheckView;
+  try {
+    const config = parseLogConfig(root.querySelector('script.log-config')?.textContent ?? '');
+    show(logRow, 'logState', { state: 'checking', text: 'Checking the inclusion proof against the checkpoint…' });
+    if (sigRow?.dataset.signatureState === 'pending') show(sigRow, 'signatureState', { state: 'checking', text: 'Checking the publisher’s signature…' });
+    const { checkLog } = await import('./log-check.ts');
+    view = await checkLog(config, root.ownerDocument.location.origin);
+  } catch (error) {
+    const failed: RowView = { state: 'failed', text: `Failed: ${error instanceof Error ? error.message : String(error)}` };
+    view = { log: failed, signature: failed };
+  }
+  show(logRow, 'logState', view.log);
+  show(sigRow, 'signatureState', view.signature);
+}
+
+/** Starts every log status block on the page. */
+export function startLogStatuses(doc: Document = document): void {
+  for (const root of doc.querySelectorAll<HTMLElement>('[data-log-status]')) void startLogStatus(root);
+}
