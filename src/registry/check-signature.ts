@@ -22,7 +22,7 @@ export function signatureProblems(pub: PublicationRecord, id: string, version: s
     return [
       {
         pointer: '/signature',
-        message: `is required: ${key} is new and signatures are required (--require-signatures); sign it before publishing, with ASO_PUBLISHER_KEY or ASO_PUBLISHER_KEY_FILE set: npm run log -- sign ${key}`,
+        message: `is required: ${key} is not signed, and --require-signatures refuses an unsigned new version (every version is new without --base); sign it before its ledger line is appended, with ASO_PUBLISHER_KEY or ASO_PUBLISHER_KEY_FILE set: npm run log -- sign ${key}`,
       },
     ];
   }

@@ -245,8 +245,11 @@ export function createClient(options: ClientOptions): AsoClient {
 
   async function verifyLogOf(doc: ApiVersion, signal?: AbortSignal): Promise<LogVerification> {
     const ctx = logContext(signal);
-    const { tree: _tree, ...proven } = await verifyDocumentInLog(doc, ctx);
-    const consistency = await advance({ checkpoint: _tree, info: proven.checkpoint }, signal);
+    // The checkpoint first: one that does not extend the last one seen is the problem, whatever the version's proof says.
+    const checkpointUrl = doc.log ? await resolveUrl(doc.log.checkpoint, { signal }) : `${origin}/checkpoint`;
+    const current = await fetchCheckpoint(ctx, checkpointUrl);
+    const consistency = await advance(current, signal);
+    const { tree: _tree, ...proven } = await verifyDocumentInLog(doc, ctx, current);
     return { ...proven, consistency };
   }
 

@@ -1,0 +1,235 @@
+/**
+ * A built site whose checkpoint is signed: every proof verifies in Node (with Node's own Ed25519 too), through the SDK
+ * and with `npm run log -- verify-site`; and each way of tampering fails: a changed entry, a dropped entry, a checkpoint
+ * signed by another key, a proof from another tree size, a publisher signature by another key, a rolled-back checkpoint.
+ */
+import { createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runLog } from '../../scripts/log.ts';
+import { checkpointNote, openCheckpoint } from '../../src/core/checkpoint.ts';
+import { MerkleTree } from '../../src/core/merkle-tree.ts';
+import { generateKey, parseNote } from '../../src/core/signed-note.ts';
+import { hashTiles, tileData, tilePath } from '../../src/core/tlog-tiles.ts';
+import { versionLogProblems, type VersionLog } from '../../src/core/version-log.ts';
+import { createClient, LogError } from '../../src/sdk/index.ts';
+import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { rejection } from '../sdk/support/rejection.ts';
+import { signedSite, type SignedSite } from './signed-site.ts';
+
+let site: SignedSite;
+let server: StaticServer;
+
+beforeAll(async () => {
+  site = await signedSite();
+  server = await serveStatic(site.dist);
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (site) await rm(site.parent, { recursive: true, force: true });
+});
+
+afterEach(() => server.setOverride(undefined));
+
+const encoder = new TextEncoder();
+const versions = (): Array<{ id: string; version: string }> => site.lines.map((l) => JSON.parse(l) as { id: string; version: string });
+const apiPath = (id: string, version: string): string => `/api/v1/objects/${id}/versions/${version}.json`;
+const readJson = async <T>(path: string): Promise<T> => JSON.parse(await readFile(join(site.dist, ...path.split('/')), 'utf8')) as T;
+const client = (extra: Parameters<typeof createClient>[0] extends infer O ? Partial<O> : never = {}) => createClient({ origin: server.origin, logKey: site.logPub.text, ...extra });
+
+/** A tree over some of the ledger's lines, its checkpoint signed with the log's own key (as a misbehaving log would). */
+function forgedLog(lines: readonly string[]): { tree: MerkleTree; note: string } {
+  const tree = MerkleTree.fromEntries(lines.map((l) => encoder.encode(l)));
+  return { tree, note: checkpointNote({ origin: site.logPub.name, size: tree.size, rootHash: tree.root(), extensions: [] }, site.logKey) };
+}
+
+/** Serves the checkpoint and the hash tiles of `forged` in place of the site's. */
+function serveLog(forged: { tree: MerkleTree; note: string }): void {
+  const tiles = new Map(hashTiles(forged.tree.size).map((t) => [`/${tilePath(t)}`, tileData(forged.tree, t)]));
+  server.setOverride((path) => {
+    if (path === '/checkpoint') return { body: forged.note, type: 'text/plain' };
+    const tile = tiles.get(path);
+    return tile ? { body: tile } : undefined;
+  });
+}
+
+describe('the built site', () => {
+  it('serves a checkpoint signed by the log key, which Node\'s own Ed25519 verifies too', async () => {
+    const note = await readFile(join(site.dist, 'checkpoint'), 'utf8');
+    const opened = openCheckpoint(note, [site.logPub]);
+    expect(opened.signature.state).toBe('verified');
+    expect(opened.checkpoint.size).toBe(5);
+    const { text, signatures } = parseNote(note);
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(site.logPub.publicKey).toString('base64url') }, format: 'jwk' });
+    expect(nodeVerify(null, Buffer.from(text), key, Buffer.from(signatures[0]!.signature, 'base64'))).toBe(true);
+    expect(await readFile(join(site.dist, 'log.pub'), 'utf8')).toBe(`${site.logPub.text}\n`);
+    expect(await readFile(join(site.dist, 'publishers', 'alice.pub'), 'utf8')).toContain(site.alice.text);
+  });
+
+  it('gives every version a log object in agent.json and the API document that proves it against the checkpoint', async () => {
+    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    for (const [i, { id, version }] of versions().entries()) {
+      const doc = await readJson<{ log: VersionLog; publication: { recordHash: string; publicationId: string } }>(apiPath(id, version));
+      const agent = await readJson<{ log: VersionLog }>(`objects/${id}/versions/${version}/agent.json`);
+      expect(agent.log).toEqual(doc.log);
+      expect(doc.log).toMatchObject({ checkpoint: 'https://registry.example.org/checkpoint', treeSize: 5, leafIndex: i, entry: site.lines[i] });
+      expect(versionLogProblems(doc.log, checkpoint, { id, version, ...doc.publication })).toEqual([]);
+      // A few hundred bytes: three hashes of 32 bytes for five entries.
+      expect(doc.log.inclusionProof.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('serves tiles and entry bundles that rebuild the checkpoint\'s root', async () => {
+    const tree = MerkleTree.fromEntries(site.lines.map((l) => encoder.encode(l)));
+    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    expect(Buffer.from(tree.root()).equals(Buffer.from(checkpoint.rootHash))).toBe(true);
+    expect(new Uint8Array(await readFile(join(site.dist, 'tile', '0', '000.p', '5')))).toEqual(tileData(tree, { level: 0, index: 0, width: 5 }));
+    const bundle = await readFile(join(site.dist, 'tile', 'entries', '000.p', '5'));
+    expect(bundle.length).toBe(site.lines.reduce((n, l) => n + 2 + Buffer.byteLength(l), 0));
+  });
+
+  it('names the log in api/v1/index.json', async () => {
+    const index = await readJson<{ log: Record<string, unknown> }>('api/v1/index.json');
+    expect(index.log).toMatchObject({ checkpoint: 'https://registry.example.org/checkpoint', origin: site.logPub.name, key: site.logPub.text, publisherKeys: 'https://registry.example.org/publishers/{publisher}.pub' });
+  });
+});
+
+describe('the SDK', () => {
+  it('proves every version, the signed one with its publisher', async () => {
+    const sdk = client();
+    for (const [i, { id, version }] of versions().entries()) {
+      const got = await sdk.getObject(id, version);
+      expect(got.logVerified?.leafIndex).toBe(i);
+      expect(got.logVerified?.checkpoint).toMatchObject({ size: 5, signature: 'verified', signedBy: `${site.logPub.name}+${site.logPub.keyId}` });
+      expect(got.logVerified?.publisher).toEqual(id === site.signed.id ? { name: 'alice', keyId: site.alice.keyId } : null);
+      expect(got.ledgerVerified).toBe(false);
+    }
+    const proven = await sdk.verifyInclusion(site.signed.id, site.signed.version);
+    expect(proven.publisher?.name).toBe('alice');
+    expect(proven.consistency).toEqual({ from: 5, to: 5 });
+    expect(sdk.checkpoint()).toBe(await readFile(join(site.dist, 'checkpoint'), 'utf8'));
+  });
+
+  it('proves that an older checkpoint is a prefix of today\'s, from the tiles', async () => {
+    const older = forgedLog(site.lines.slice(0, 3)).note;
+    const proven = await client().verifyConsistency(older);
+    expect(proven).toMatchObject({ from: 3, to: 5, checkpoint: { signature: 'verified' } });
+    const sdk = client({ checkpoint: older });
+    expect((await sdk.getObject('alpha-one', '1.0.0')).logVerified?.consistency).toEqual({ from: 3, to: 5 });
+  });
+
+  it('refuses a changed ledger entry', async () => {
+    const { id, version } = versions()[1]!;
+    const doc = await readJson<{ log: VersionLog }>(apiPath(id, version));
+    const changed = { ...doc, log: { ...doc.log, entry: doc.log.entry.replace('"publishedAt":"2026-01-02', '"publishedAt":"2026-01-09') } };
+    server.setOverride((path) => (path === apiPath(id, version) ? { body: JSON.stringify(changed) } : undefined));
+    const error = await rejection(client().getObject(id, version));
+    expect(error).toBeInstanceOf(LogError);
+    expect((error as Error).message).toMatch(new RegExp(`log check failed: ${id}@${version} is not proven to be in the log: the proof of leaf 1 leads to another root`));
+  });
+
+  it('refuses a log that dropped an entry', async () => {
+    const dropped = forgedLog([...site.lines.slice(0, 2), ...site.lines.slice(3)]);
+    const sdk = client();
+    await sdk.getObject('alpha-one', '1.0.0');
+    serveLog(dropped);
+    const error = await rejection(sdk.getObject('alpha-one', '1.0.0'));
+    expect(error).toBeInstanceOf(LogError);
+    expect((error as Error).message).toMatch(/the checkpoint of 4 entries does not extend the one of 5 seen before: the tree shrank from 5 leaves to 4/);
+    // A client that never saw the longer log still finds that the versions' proofs do not fit the shorter tree.
+    const { id, version } = versions()[4]!;
+    expect(((await rejection(client().getObject(id, version))) as Error).message).toMatch(/the proof is for a tree of 5 entries, but the checkpoint is of 4/);
+  });
+
+  it('refuses a checkpoint signed by another key', async () => {
+    const other = generateKey(site.logPub.name);
+    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    server.setOverride((path) => (path === '/checkpoint' ? { body: checkpointNote(checkpoint, other), type: 'text/plain' } : undefined));
+    const error = await rejection(client().getObject('alpha-one', '1.0.0'));
+    expect(error).toBeInstanceOf(LogError);
+    expect((error as Error).message).toBe(
+      `log check failed: the checkpoint is not signed by the pinned log key ${site.logPub.name}+${site.logPub.keyId}: it is signed by ${other.name}+${other.keyId}`,
+    );
+    server.setOverride((path) => (path === '/checkpoint' ? { body: checkpointNote(checkpoint, null), type: 'text/plain' } : undefined));
+    expect(((await rejection(client().getObject('alpha-one', '1.0.0'))) as Error).message).toMatch(/not signed by the pinned log key .*: it is unsigned/);
+    // Without a pinned key the proof still holds, and the SDK says the signature was not checked.
+    expect((await createClient({ origin: server.origin }).getObject('alpha-one', '1.0.0')).logVerified?.checkpoint.signature).toBe('unsigned');
+  });
+
+  it('refuses a proof from another tree size', async () => {
+    const { id, version } = versions()[2]!;
+    const doc = await readJson<{ log: VersionLog }>(apiPath(id, version));
+    const smaller = MerkleTree.fromEntries(site.lines.slice(0, 4).map((l) => encoder.encode(l)));
+    const proof = smaller.inclusionProof(2).map((h) => Buffer.from(h).toString('base64'));
+    expect(proof).not.toEqual(doc.log.inclusionProof);
+    server.setOverride((path) => (path === apiPath(id, version) ? { body: JSON.stringify({ ...doc, log: { ...doc.log, inclusionProof: proof } }) } : undefined));
+    const error = await rejection(client().getObject(id, version));
+    expect(error).toBeInstanceOf(LogError);
+    expect((error as Error).message).toMatch(/is not proven to be in the log/);
+  });
+
+  it('refuses a publisher signature that another key made', async () => {
+    const mallory = generateKey('alice');
+    server.setOverride((path) => (path === '/publishers/alice.pub' ? { body: `${mallory.text}\n` } : undefined));
+    const error = await rejection(client().getObject(site.signed.id, site.signed.version));
+    expect(error).toBeInstanceOf(LogError);
+    expect((error as Error).message).toBe(
+      `log check failed: the publisher signature of ${site.signed.id}@${site.signed.version} fails: no key alice+${site.alice.keyId} is registered for publisher "alice" (registered: ${mallory.keyId})`,
+    );
+    server.setOverride(undefined);
+    const pinned = client({ publisherKeys: { alice: mallory.text } });
+    expect(((await rejection(pinned.getObject(site.signed.id, site.signed.version))) as Error).message).toMatch(/publisher signature .* fails/);
+  });
+
+  it('refuses a rolled-back checkpoint', async () => {
+    const today = await readFile(join(site.dist, 'checkpoint'), 'utf8');
+    const older = forgedLog(site.lines.slice(0, 4));
+    serveLog(older);
+    const error = await rejection(client().verifyConsistency(today));
+    expect(error).toBeInstanceOf(LogError);
+    expect((error as Error).message).toMatch(/the checkpoint of 4 entries does not extend the one of 5: the tree shrank from 5 leaves to 4: it was rolled back or rewritten/);
+    expect(await rejection(client({ checkpoint: today }).getObject('alpha-one', '1.0.0'))).toBeInstanceOf(LogError);
+    // A rewritten history of the same size fails too.
+    const rewritten = forgedLog([...site.lines.slice(0, 4), site.lines[4]!.replace('2026-01-02', '2026-01-07')]);
+    serveLog(rewritten);
+    expect(((await rejection(client().verifyConsistency(today))) as Error).message).toMatch(/two trees of 5 leaves have different roots: the log was rewritten/);
+  });
+});
+
+describe('npm run log -- verify-site', () => {
+  it('verifies the checkpoint, every tile, proof, signature and byte', async () => {
+    const out = await runLog(['verify-site', server.origin, '--key', site.logPubFile], {}, site.parent);
+    expect(out.stderr).toBe('');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe(
+      `${server.origin}: checkpoint ${site.logPub.name}, 5 entries, signed by ${site.logPub.name}+${site.logPub.keyId}; 5 versions proven in the log (1 signed by their publisher), 2 tiles, 5 files, ` +
+        `${out.stdout.match(/5 files, ([\d,]+) bytes/)![1]} bytes verified\nsite OK\n`,
+    );
+  });
+
+  it('reports every tampered part and exits 1', async () => {
+    const { id, version } = versions()[0]!;
+    const image = `/objects/${id}/versions/${version}/representations/picture.png`;
+    server.setOverride((path) => {
+      if (path === image) return { body: new Uint8Array([1, 2, 3]) };
+      if (path === '/tile/0/000.p/5') return { body: new Uint8Array(160) };
+      return undefined;
+    });
+    const out = await runLog(['verify-site', server.origin, '--key', site.logPubFile], {}, site.parent);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`${server.origin}/tile/0/000.p/5: is not the tile of the checkpoint's tree`);
+    expect(out.stderr).toMatch(new RegExp(`${id}@${version}: picture: expected \\d+ bytes sha256-\\S+, got 3 bytes sha256-`));
+  });
+
+  it('refuses a checkpoint signed by another key, and needs a key unless told otherwise', async () => {
+    const other = generateKey(site.logPub.name);
+    const out = await runLog(['verify-site', server.origin, '--key', other.text], {}, site.parent);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/checkpoint: log check failed: the checkpoint is not signed by the pinned log key/);
+    const none = await runLog(['verify-site', server.origin, '--registry', join(site.parent, 'nowhere')], {}, site.parent);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no log key given/);
+  });
+});
