@@ -14,6 +14,8 @@ import { generateKey, parseNote } from '../../src/core/signed-note.ts';
 import { hashTiles, tileData, tilePath } from '../../src/core/tlog-tiles.ts';
 import { versionLogProblems, type VersionLog } from '../../src/core/version-log.ts';
 import { createClient, LogError } from '../../src/sdk/index.ts';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { rejection } from '../sdk/support/rejection.ts';
 import { signedSite, type SignedSite } from './signed-site.ts';
@@ -231,5 +233,89 @@ describe('npm run log -- verify-site', () => {
     const none = await runLog(['verify-site', server.origin, '--registry', join(site.parent, 'nowhere')], {}, site.parent);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no log key given/);
+  });
+});
+
+describe('the record page in Chromium', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Opens a version's record page and waits until both log rows have settled. */
+  async function rows(id: string, version: string): Promise<{ log: string; logText: string; signature: string; signatureText: string; seen: string[] }> {
+    context = await browser.newContext();
+    page = await context.newPage();
+    // Every text the signature row ever shows, so that a test can say what never appeared.
+    await page.addInitScript(() => {
+      (window as unknown as { seen: string[] }).seen = [];
+      new MutationObserver(() => {
+        const row = document.querySelector('[data-signature-state]');
+        if (row) (window as unknown as { seen: string[] }).seen.push(`${row.getAttribute('data-signature-state')}: ${row.textContent ?? ''}`);
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await page.goto(`${server.origin}/objects/${id}/versions/${version}/`);
+    await page.waitForFunction(
+      () => ['verified', 'unsigned', 'failed'].includes(document.querySelector('[data-log-state]')?.getAttribute('data-log-state') ?? '') &&
+        ['verified', 'unsigned', 'failed'].includes(document.querySelector('[data-signature-state]')?.getAttribute('data-signature-state') ?? ''),
+      null,
+      { timeout: 30_000 },
+    );
+    const out = await page.evaluate(() => {
+      const log = document.querySelector<HTMLElement>('[data-log-state]')!;
+      const sig = document.querySelector<HTMLElement>('[data-signature-state]')!;
+      return { log: log.dataset.logState!, logText: log.textContent!.trim(), signature: sig.dataset.signatureState!, signatureText: sig.textContent!.trim(), seen: (window as unknown as { seen: string[] }).seen };
+    });
+    await context.close();
+    return out;
+  }
+
+  it('shows Verified and Signed by alice only after checking the proof and the signature in the browser', async () => {
+    const html = await (await fetch(`${server.origin}/objects/${site.signed.id}/versions/${site.signed.version}/`)).text();
+    expect(html).not.toContain('Signed by alice');
+    expect(html).not.toContain('Verified: entry');
+    const got = await rows(site.signed.id, site.signed.version);
+    expect(got).toMatchObject({
+      log: 'verified',
+      logText: `Verified: entry 4 of 5 in the checkpoint signed by ${site.logPub.name}+${site.logPub.keyId}`,
+      signature: 'verified',
+      signatureText: 'Signed by alice',
+    });
+    expect(got.seen.filter((s) => s.includes('Signed by')).every((s) => s.startsWith('verified: '))).toBe(true);
+  });
+
+  it('says an unsigned version is not signed, and still verifies its place in the log', async () => {
+    const got = await rows('alpha-one', '1.0.0');
+    expect(got).toMatchObject({ log: 'verified', signature: 'unsigned', signatureText: 'Not signed by its publisher' });
+  });
+
+  it('fails the log row for a checkpoint signed by another key, or a proof that does not lead to the root', async () => {
+    const other = generateKey(site.logPub.name);
+    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    server.setOverride((path) => (path === '/checkpoint' ? { body: checkpointNote(checkpoint, other), type: 'text/plain' } : undefined));
+    const byOther = await rows('alpha-one', '1.0.0');
+    expect(byOther.log).toBe('failed');
+    expect(byOther.logText).toBe(`Failed: the checkpoint is not signed by the registry's log key (signed by ${other.name}+${other.keyId})`);
+    serveLog(forgedLog([...site.lines.slice(0, 4), site.lines[4]!.replace('2026-01-02', '2026-01-07')]));
+    const rewritten = await rows('alpha-one', '1.0.0');
+    expect(rewritten.log).toBe('failed');
+    expect(rewritten.logText).toMatch(/^Failed: alpha-one@1\.0\.0 is not proven to be in the log: the proof of leaf 0 leads to another root/);
+  });
+
+  it('never shows Signed by when the publisher key on the page is not the one that signed', async () => {
+    const mallory = generateKey('alice');
+    const pagePath = `/objects/${site.signed.id}/versions/${site.signed.version}/`;
+    const html = (await readFile(join(site.dist, ...pagePath.split('/').filter(Boolean), 'index.html'), 'utf8')).replace(site.alice.text, mallory.text);
+    server.setOverride((path) => (path === pagePath || path === `${pagePath}index.html` ? { body: html, type: 'text/html; charset=utf-8' } : undefined));
+    const got = await rows(site.signed.id, site.signed.version);
+    expect(got.signature).toBe('failed');
+    expect(got.signatureText).toBe(`Failed: no key alice+${site.alice.keyId} is registered for publisher "alice" (registered: ${mallory.keyId})`);
+    expect(got.seen.some((s) => s.includes('Signed by'))).toBe(false);
   });
 });
