@@ -1,10 +1,14 @@
-/** `npm run bench [-- --sizes 100,1000,10000] [-- --hash-mb 512] [-- --keep]`: measure the build and write bench/results.json. */
+/**
+ * `npm run bench [-- --sizes 100,1000,10000] [-- --hash-mb 512] [-- --keep]`: measure the build and write bench/results.json.
+ * `npm run bench -- --log-only [--log-entries 100000]`: only the transparency log's proof sizes, no site built.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SIZES, formatResults, REPO_ROOT, runBench } from '../src/bench/run-bench.ts';
+import { formatLogProofs, measureLogProofs } from '../src/bench/log-proof-size.ts';
 
-const USAGE = 'usage: npm run bench [-- --sizes 100,1000,10000] [-- --hash-mb 512] [-- --out bench/results.json] [-- --keep]';
+const USAGE = 'usage: npm run bench [-- --sizes 100,1000,10000] [-- --hash-mb 512] [-- --out bench/results.json] [-- --keep]\n       npm run bench -- --log-only [--log-entries 100000]';
 
 /** Parses `--sizes 100,1000`: positive whole numbers. */
 export function parseSizes(text: string): number[] {
@@ -15,10 +19,18 @@ export function parseSizes(text: string): number[] {
 }
 
 async function main(): Promise<number> {
-  let values: { sizes?: string; 'hash-mb'?: string; out?: string; keep?: boolean; help?: boolean };
+  let values: { sizes?: string; 'hash-mb'?: string; out?: string; keep?: boolean; 'log-only'?: boolean; 'log-entries'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { sizes: { type: 'string' }, 'hash-mb': { type: 'string' }, out: { type: 'string' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        sizes: { type: 'string' },
+        'hash-mb': { type: 'string' },
+        out: { type: 'string' },
+        keep: { type: 'boolean' },
+        'log-only': { type: 'boolean' },
+        'log-entries': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -32,7 +44,9 @@ async function main(): Promise<number> {
   }
   let sizes = DEFAULT_SIZES;
   let hashMb = 512;
+  let logEntries = 100_000;
   try {
+    if (values['log-entries'] !== undefined) logEntries = parseSizes(values['log-entries'])[0]!;
     if (values.sizes !== undefined) sizes = parseSizes(values.sizes);
     if (values['hash-mb'] !== undefined) {
       hashMb = Number(values['hash-mb']);
@@ -42,7 +56,12 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
+  if (values['log-only']) {
+    process.stdout.write(`${formatLogProofs(measureLogProofs(logEntries)).join('\n')}\n`);
+    return 0;
+  }
   const results = await runBench({
+    logEntries,
     sizes,
     hashBytes: hashMb * 1024 * 1024,
     ...(values.keep ? { keep: true } : {}),

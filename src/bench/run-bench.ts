@@ -9,6 +9,7 @@ import { measureFileCreation, type FileCreationRate } from './file-creation.ts';
 import { measureHashThroughput, type HashThroughput } from './hash-throughput.ts';
 import { measureProcess, type ProcessRun } from './measure-process.ts';
 import { folderSize, recordPageWeight, type PageWeight } from './page-weight.ts';
+import { formatLogProofs, measureLogProofs, type LogProofSize } from './log-proof-size.ts';
 import { addSyntheticVersion, makeAssets, syntheticVersion, writeSyntheticRegistry } from './synthetic-registry.ts';
 
 /** The folder that holds package.json and astro.config.mjs. */
@@ -26,6 +27,8 @@ export interface BenchOptions {
   keep?: boolean;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** Entries of the synthetic log whose proof sizes are measured; default 100,000. */
+  logEntries?: number;
 }
 
 /** The figures for one registry size. */
@@ -57,6 +60,8 @@ export interface BenchResults {
   hashing: HashThroughput;
   /** Small files created per second on the disk the sites were written to. */
   fileCreation: FileCreationRate;
+  /** Proof sizes of a transparency log of 100,000 entries (no site built). */
+  log: LogProofSize;
   targets: TargetCheck[];
 }
 
@@ -171,6 +176,8 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
     log(`hashing: ${rate(hashing.fileRate)} from disk, ${rate(hashing.memoryRate)} in memory`);
     const fileCreation = await measureFileCreation(work);
     log(`file creation: ${Math.round(fileCreation.perSecond)} files/s`);
+    const logProofs = measureLogProofs(opts.logEntries ?? 100_000);
+    log(formatLogProofs(logProofs)[0]!);
     const cpu = cpus();
     return {
       date: new Date().toISOString(),
@@ -179,6 +186,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
       sizes: results,
       hashing,
       fileCreation,
+      log: logProofs,
       targets: judgeTargets(results, hashing),
     };
   } finally {
@@ -234,6 +242,7 @@ export function formatResults(r: BenchResults): string {
     '',
     `Hashing ${megabytes(h.bytes)}: ${rate(h.fileRate)} streamed from a file, ${rate(h.memoryRate)} with crypto in memory, ratio ${h.ratio.toFixed(2)}`,
     `File creation: ${Math.round(r.fileCreation.perSecond).toLocaleString('en-US')} files/s (${r.fileCreation.files.toLocaleString('en-US')} files of 14 KB, one at a time, each in a new folder)`,
+    ...formatLogProofs(r.log),
     '',
     ...r.targets.map((t) => `- [${t.ok ? 'x' : ' '}] ${t.target}: ${t.actual}`),
   ].join('\n');

@@ -5,7 +5,7 @@ import { formatResults, runBench, type BenchResults } from '../../src/bench/run-
 describe('runBench', () => {
   it('measures a 100-version registry and reports every figure', { timeout: 300_000 }, async () => {
     const lines: string[] = [];
-    const results: BenchResults = await runBench({ sizes: [100], hashBytes: 8 * 1024 * 1024, log: (l) => lines.push(l) });
+    const results: BenchResults = await runBench({ sizes: [100], hashBytes: 8 * 1024 * 1024, logEntries: 5000, log: (l) => lines.push(l) });
     const json = JSON.parse(JSON.stringify(results)) as BenchResults;
     expect(json.sizes).toHaveLength(1);
     const s = json.sizes[0]!;
@@ -38,5 +38,7 @@ describe('runBench', () => {
     expect(table).toContain('Hashing 8.4 MB');
     expect(table).toMatch(/^File creation: [\d,]+ files\/s/m);
     expect(lines.some((l) => l.startsWith('100 versions: full build'))).toBe(true);
+    expect(json.log.entries).toBe(5000);
+    expect(table).toMatch(/^Log of 5,000 entries /m);
   });
 });
