@@ -31,6 +31,20 @@ export interface ExpectedVersion {
   publicationId?: string;
 }
 
+/** What a record page hands the browser's check of a version's place in the log (written as JSON into the page). */
+export interface VersionLogView {
+  /** The configured registry origin; URLs on it are fetched from the page's own origin. */
+  registryUrl: string;
+  /** The log's verifier key as `registry/log.pub` commits it, or null when the registry commits none. */
+  logKey: string | null;
+  /** The version's `log` object (the same as in its agent.json). */
+  log: VersionLog;
+  /** The version as the page shows it. */
+  expected: ExpectedVersion;
+  /** The publisher's verifier keys (`registry/publishers/<name>.pub`), when the version is signed. */
+  publisherKeys: string[];
+}
+
 const encoder = new TextEncoder();
 
 /** The `log` object of a leaf. */

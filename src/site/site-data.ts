@@ -6,9 +6,8 @@ import { readVersionEntries, type StoredVersion, type VersionEntry } from './rea
 import { registryDir } from '../registry/registry-dir.ts';
 import { registryUrl } from '../registry/registry-url.ts';
 import { loadRegistryKeys, type RegistryKeys } from '../registry/registry-keys.ts';
-import type { VersionLog } from '../core/version-log.ts';
+import type { VersionLog, VersionLogView } from '../core/version-log.ts';
 import type { PublicationRecord } from '../core/types.ts';
-import type { LogViewConfig } from '../viewer/log-config.ts';
 import { readSiteLog, versionLogOf, type SiteLog } from './site-log.ts';
 
 /** One object with its versions newest first. */
@@ -68,7 +67,7 @@ export function versionLogFor(data: SiteData, id: string, version: string): Vers
 }
 
 /** What a record page hands the browser's log check (null when the registry keeps no ledger). */
-export function logViewConfigFor(data: SiteData, id: string, version: string, publication: PublicationRecord): LogViewConfig | null {
+export function logViewConfigFor(data: SiteData, id: string, version: string, publication: PublicationRecord): VersionLogView | null {
   const log = versionLogFor(data, id, version);
   if (!log) return null;
   const publisherKeys = publication.signature ? (data.keys.publishers.get(publication.publisher) ?? []).map((k) => k.text) : [];

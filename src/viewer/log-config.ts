@@ -1,19 +1,8 @@
 /** What the record page tells the browser about a version's place in the log, written by LogStatus.astro as JSON. */
-import type { ExpectedVersion, VersionLog } from '../core/version-log.ts';
+import type { VersionLogView } from '../core/version-log.ts';
 
 /** The log check's input. */
-export interface LogViewConfig {
-  /** The configured registry origin; URLs on it are fetched from the page's own origin. */
-  registryUrl: string;
-  /** The log's verifier key as `registry/log.pub` commits it, or null when the registry commits none. */
-  logKey: string | null;
-  /** The version's `log` object (the same as in its agent.json). */
-  log: VersionLog;
-  /** The version as the page shows it. */
-  expected: ExpectedVersion;
-  /** The publisher's verifier keys (`registry/publishers/<name>.pub`), when the version is signed. */
-  publisherKeys: string[];
-}
+export type LogViewConfig = VersionLogView;
 
 /** The JSON text of a config, safe inside a `<script>` element. */
 export function serializeLogConfig(config: LogViewConfig): string {
