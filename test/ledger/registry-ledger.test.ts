@@ -65,7 +65,7 @@ describe('loadRegistry with a ledger', () => {
     await rm(fx.path('ledger.jsonl'));
     await mkdir(fx.path('ledger.jsonl'));
     expect(await problems(fx)).toEqual([
-      'registry/ledger.jsonl: file: unknown folder in the registry folder; expected only objects/, worlds/, ledger.jsonl and retractions.jsonl',
+      'registry/ledger.jsonl: file: unknown folder in the registry folder; expected only objects/, worlds/, publishers/, ledger.jsonl, retractions.jsonl and log.pub',
     ]);
     await rm(fx.path('ledger.jsonl'), { recursive: true });
     await writeFile(fx.path('elsewhere.jsonl'), '');

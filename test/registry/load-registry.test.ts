@@ -369,7 +369,7 @@ describe('loadRegistry: the tree', () => {
     await fx.write('objects/chair/versions/latest', 'x');
     await mkdir(fx.path('objects/stool/versions'), { recursive: true });
     expect(await problems(fx)).toEqual([
-      'registry/README.md: file: unknown file in the registry folder; expected only objects/, worlds/, ledger.jsonl and retractions.jsonl',
+      'registry/README.md: file: unknown file in the registry folder; expected only objects/, worlds/, publishers/, ledger.jsonl, retractions.jsonl and log.pub',
       'registry/objects/chair/notes.txt: file: unknown file in an object folder; expected only versions/',
       'registry/objects/chair/versions/latest: file: unknown file in versions/; expected only version folders',
       'registry/objects/notes.txt: file: unknown file in objects/; expected only object folders',
