@@ -9,6 +9,31 @@ function show(el: HTMLElement | null, key: 'logState' | 'signatureState', row: R
   el.dataset[key] = row.state;
 }
 
+/** The viewer's states after which it fetches nothing more. */
+const SETTLED = ['loaded', 'failed', 'unsupported'];
+/** How long the log check waits at most for the viewer. */
+const WAIT_MS = 5000;
+
+/**
+ * Resolves once the page's inspection viewer has settled (or at once when there is none, or after a few seconds at
+ * most), so that the log check never competes with the model for the network.
+ */
+export function viewerSettled(doc: Document): Promise<void> {
+  const viewer = doc.querySelector<HTMLElement>('[data-viewer]');
+  const settled = (): boolean => !viewer || SETTLED.includes(viewer.dataset.viewerState ?? '');
+  if (settled()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    };
+    const observer = new MutationObserver(() => settled() && done());
+    observer.observe(viewer!, { attributes: true, attributeFilter: ['data-viewer-state'] });
+    const timer = setTimeout(done, WAIT_MS);
+  });
+}
+
 /** Checks one record page's version against the log and shows the outcome. */
 export async function startLogStatus(root: HTMLElement): Promise<void> {
   const logRow = root.querySelector<HTMLElement>('[data-log-state]');
@@ -16,6 +41,7 @@ export async function startLogStatus(root: HTMLElement): Promise<void> {
   let view: LogCheckView;
   try {
     const config = parseLogConfig(root.querySelector('script.log-config')?.textContent ?? '');
+    await viewerSettled(root.ownerDocument);
     show(logRow, 'logState', { state: 'checking', text: 'Checking the inclusion proof against the checkpoint…' });
     if (sigRow?.dataset.signatureState === 'pending') show(sigRow, 'signatureState', { state: 'checking', text: 'Checking the publisher’s signature…' });
     const { checkLog } = await import('./log-check.ts');

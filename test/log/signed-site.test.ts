@@ -249,9 +249,11 @@ describe('the record page in Chromium', () => {
   });
 
   /** Opens a version's record page and waits until both log rows have settled. */
-  async function rows(id: string, version: string): Promise<{ log: string; logText: string; signature: string; signatureText: string; seen: string[] }> {
+  async function rows(id: string, version: string): Promise<{ log: string; logText: string; signature: string; signatureText: string; seen: string[]; requests: string[] }> {
     context = await browser.newContext();
     page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     // Every text the signature row ever shows, so that a test can say what never appeared.
     await page.addInitScript(() => {
       (window as unknown as { seen: string[] }).seen = [];
@@ -273,7 +275,7 @@ describe('the record page in Chromium', () => {
       return { log: log.dataset.logState!, logText: log.textContent!.trim(), signature: sig.dataset.signatureState!, signatureText: sig.textContent!.trim(), seen: (window as unknown as { seen: string[] }).seen };
     });
     await context.close();
-    return out;
+    return { ...out, requests };
   }
 
   it('shows Verified and Signed by alice only after checking the proof and the signature in the browser', async () => {
@@ -288,6 +290,11 @@ describe('the record page in Chromium', () => {
       signatureText: 'Signed by alice',
     });
     expect(got.seen.filter((s) => s.includes('Signed by')).every((s) => s.startsWith('verified: '))).toBe(true);
+    // The check's code (Ed25519, SHA-2) is fetched only after the viewer has its bytes, then the checkpoint.
+    const at = (pattern: RegExp): number => got.requests.findIndex((p) => pattern.test(p));
+    expect(at(/\/representations\/picture\.png$/)).toBeGreaterThan(-1);
+    expect(at(/\/_astro\/log-check\.[\w-]+\.js$/)).toBeGreaterThan(at(/\/representations\/picture\.png$/));
+    expect(at(/^\/checkpoint$/)).toBeGreaterThan(at(/\/_astro\/log-check\.[\w-]+\.js$/));
   });
 
   it('says an unsigned version is not signed, and still verifies its place in the log', async () => {

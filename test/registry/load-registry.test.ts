@@ -507,10 +507,10 @@ describe('loadRegistry: publication.json', () => {
     const fx = await chair({
       editPublication: (p) => {
         delete (p as Partial<typeof p>).publisher;
-        (p as unknown as Record<string, unknown>).signature = 'x';
+        (p as unknown as Record<string, unknown>).comment = 'x';
       },
     });
-    expect(await problems(fx)).toEqual([`${PUBLICATION}: /publisher: is required but missing`, `${PUBLICATION}: /signature: is not an allowed property`]);
+    expect(await problems(fx)).toEqual([`${PUBLICATION}: /publisher: is required but missing`, `${PUBLICATION}: /comment: is not an allowed property`]);
   });
 
   it('refuses a publication.json that is not an object', async () => {
