@@ -12,7 +12,7 @@ import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkpointNote } from '../src/core/checkpoint.ts';
-import { formatBytes } from '../src/core/format.ts';
+import { formatCount } from '../src/core/format-count.ts';
 import { LOG_KEY_VARIABLES, PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../src/io/signer-key.ts';
 import { generateLogKey, generatePublisherKey, KEYS_DIR } from '../src/publish/keygen.ts';
 import { signVersion } from '../src/publish/sign-version.ts';
@@ -22,7 +22,7 @@ import { registryUrl } from '../src/registry/registry-url.ts';
 import { checkSigningKey } from '../src/site/log-files.ts';
 import { readSiteLog, logOrigin } from '../src/site/site-log.ts';
 import { verifySite, type SiteProgress } from '../src/sdk/verify-site.ts';
-import { parseVersionRef } from './ledger.ts';
+import { parseVersionRef } from '../src/core/object-id.ts';
 
 const USAGE = `usage: npm run log -- <command> [--registry <dir>]
 
@@ -160,9 +160,9 @@ export async function runLog(args: string[], env: Record<string, string | undefi
         }).finally(bar.stop);
         const c = result.checkpoint;
         const summary =
-          `${origin}: checkpoint ${c ? `${c.origin}, ${formatBytes(c.size)} entries, ${c.signedBy ? `signed by ${c.signedBy}` : c.signature}` : 'unreadable'}; ` +
-          `${formatBytes(result.versions)} versions proven in the log (${formatBytes(result.signed)} signed by their publisher), ` +
-          `${formatBytes(result.tiles)} tiles, ${formatBytes(result.files)} files, ${formatBytes(result.bytes)} bytes verified\n`;
+          `${origin}: checkpoint ${c ? `${c.origin}, ${formatCount(c.size)} entries, ${c.signedBy ? `signed by ${c.signedBy}` : c.signature}` : 'unreadable'}; ` +
+          `${formatCount(result.versions)} versions proven in the log (${formatCount(result.signed)} signed by their publisher), ` +
+          `${formatCount(result.tiles)} tiles, ${formatCount(result.files)} files, ${formatCount(result.bytes)} bytes verified\n`;
         if (!result.ok) return { code: 1, stdout: summary, stderr: result.problems.map((p) => `${p}\n`).join('') };
         return { code: 0, stdout: `${summary}site OK\n`, stderr: '' };
       }
