@@ -1,5 +1,4 @@
 /** The publisher-signature rules of a version's `publication.json`: a signature verifies, and new versions may have to be signed. */
-import { join } from 'node:path';
 import { publicationSignatureProblem } from '../core/publication-signature.ts';
 import type { VerifierKey } from '../core/signed-note.ts';
 import type { PublicationRecord } from '../core/types.ts';
@@ -33,9 +32,4 @@ export function signatureProblems(pub: PublicationRecord, id: string, version: s
   }
   const problem = publicationSignatureProblem({ id, version, recordHash: pub.recordHash }, { publisher: pub.publisher, keyId: pub.keyId, signature: pub.signature }, keys);
   return problem ? [{ pointer: problem.startsWith('no key') ? '/keyId' : '/signature', message: problem }] : [];
-}
-
-/** `registry/publishers/<name>.pub` relative to a registry folder, for messages. */
-export function publisherFile(registryRoot: string, name: string): string {
-  return join(registryRoot, PUBLISHERS_DIR, `${name}${PUBLISHER_KEY_EXT}`);
 }
