@@ -1,20 +1,21 @@
 /**
- * `npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]`: validate the
- * registry without building the site; with `--base`, also refuse any change to a version, the ledger or the retractions
- * as they are at `<git-ref>`; with `--require-signatures`, refuse a new version (every version, without `--base`) that
- * its publisher did not sign.
+ * `npm run check [-- --json] [-- --strict] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]`:
+ * validate the registry without building the site; with `--base`, also refuse any change to a version, the ledger or
+ * the retractions as they are at `<git-ref>`; with `--require-signatures`, refuse a new version (every version, without
+ * `--base`) that its publisher did not sign; with `--strict`, also refuse gltf-validator warnings.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { formatCount } from '../src/core/format-count.ts';
+import { formatNotes, GLTF_WARNING, noteCodes } from '../src/core/gltf-inventory.ts';
 import { GitError } from '../src/io/git.ts';
 import { checkAgainstBase, type BaseCheck } from '../src/registry/immutability.ts';
-import { checkRegistry, formatSummary, type CheckResult } from '../src/registry/load-registry.ts';
+import { checkRegistry, formatSummary, type CheckResult, type FileReport } from '../src/registry/load-registry.ts';
 import { formatProblem } from '../src/registry/registry-model.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
 
-const USAGE = 'usage: npm run check [-- --json] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]';
+const USAGE = 'usage: npm run check [-- --json] [-- --strict] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]';
 
 /** What a run prints and its exit code. */
 export interface CheckOutput {
@@ -25,12 +26,13 @@ export interface CheckOutput {
 
 /** Runs the check for the given arguments and environment without exiting the process. */
 export async function runCheck(args: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<CheckOutput> {
-  let values: { json?: boolean; registry?: string; base?: string; 'require-signatures'?: boolean; help?: boolean };
+  let values: { json?: boolean; strict?: boolean; registry?: string; base?: string; 'require-signatures'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
       options: {
         json: { type: 'boolean' },
+        strict: { type: 'boolean' },
         registry: { type: 'string' },
         base: { type: 'string' },
         'require-signatures': { type: 'boolean' },
@@ -59,14 +61,16 @@ export async function runCheck(args: string[], env: Record<string, string | unde
     const why = error instanceof GitError ? `--base ${values.base}: ${error.message}` : (error as Error).message;
     return { code: 2, stdout: '', stderr: `check failed: ${why}\n` };
   }
-  const problems = [...result.problems, ...(base?.problems.map(formatProblem) ?? [])];
+  const strict = values.strict ? result.files.flatMap(strictProblem) : [];
+  const problems = [...result.problems, ...(base?.problems.map(formatProblem) ?? []), ...strict];
   const ok = problems.length === 0;
   if (values.json) {
-    const { summary, registryUrl: url, ledger, retracted } = result;
+    const { summary, registryUrl: url, ledger, retracted, files } = result;
     const doc = {
       ok,
       registryUrl: url,
       summary,
+      files,
       ...(ledger ? { ledger } : {}),
       ...(retracted ? { retracted } : {}),
       ...(base ? { base: { ref: values.base, commit: base.commit, versions: base.versions, files: base.files, ledgerLines: base.ledgerLines } } : {}),
@@ -89,7 +93,25 @@ export async function runCheck(args: string[], env: Record<string, string | unde
           : `the ledger keeps its ${formatCount(base.ledgerLines)} line${base.ledgerLines === 1 ? '' : 's'}`),
     );
   }
+  lines.push(...result.files.flatMap(fileLines));
   return { code: 0, stdout: lines.map((l) => `${l}\n`).join(''), stderr: '' };
+}
+
+/** The lines a file adds to a passing check: gltf-validator's warnings and infos, and the reports when no runtime can load it. */
+export function fileLines(f: FileReport): string[] {
+  const out: string[] = [];
+  const notes = f.gltf && formatNotes(f.gltf.notes);
+  if (notes) out.push(`${f.file}: ${notes}`);
+  if (f.runtimes.length === 0) out.push(`${f.file}: no installed runtime can load it: ${f.compatibility}`);
+  return out;
+}
+
+/** Under `--strict`, the problem line of a glTF file with validator warnings. */
+function strictProblem(f: FileReport): string[] {
+  const n = f.gltf?.notes.warnings ?? 0;
+  if (n === 0) return [];
+  const codes = noteCodes(f.gltf!.notes, GLTF_WARNING).join(', ');
+  return [formatProblem({ file: f.file, message: `gltf-validator reported ${formatCount(n)} warning${n === 1 ? '' : 's'}${codes ? ` (${codes})` : ''}; --strict refuses warnings` })];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

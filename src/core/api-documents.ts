@@ -12,6 +12,7 @@ import type {
   ApiVersionSummary,
 } from './api-types.ts';
 import { compatibilityReport, compatibleRuntimes, runtimeReports } from './compatibility.ts';
+import type { GltfInventory } from './gltf-inventory.ts';
 import { LEDGER_CHECKPOINT_PATH, LEDGER_FILE, type LedgerCheckpoint } from './ledger.ts';
 import { agentPath, API_BASE, apiPaths, manifestPath, objectPagePath, siteUrl, versionPagePath } from './paths.ts';
 import { RETRACTIONS_FILE, type Retracted } from './retractions.ts';
@@ -29,6 +30,8 @@ export interface VersionRecord {
   retracted?: Retracted | null;
   /** The version's inclusion proof in the log, when the registry keeps one. */
   log?: VersionLog | null;
+  /** The inventory of each glTF representation, by representation id, as the registry check read it from the file. */
+  gltf?: Record<string, GltfInventory>;
 }
 
 /** One object: its versions newest first, and its latest version. */
@@ -42,27 +45,35 @@ export interface ObjectRecord {
 export const VERIFICATION_TEXT =
   'Fetch each representation url, check that its length equals byteLength and that sha256-<base64 of its SHA-256 digest> equals hash; the manifest itself must hash to recordHash.';
 
-/** Every representation of a version (then the preview) with its compatibility. */
-export function apiRepresentations(manifest: Manifest): ApiRepresentation[] {
+/**
+ * Every representation of a version (then the preview) with its compatibility and, for glTF, its inventory (`gltf`,
+ * null for other files): a glTF file whose required extensions a runtime lacks is not compatible with it.
+ */
+export function apiRepresentations(manifest: Manifest, gltf: Readonly<Record<string, GltfInventory>> = {}): ApiRepresentation[] {
   const reps: Array<{ rep: Representation; role: ApiRepresentation['role'] }> = manifest.representations.map((rep) => ({
     rep,
     role: 'representation',
   }));
   if (manifest.preview) reps.push({ rep: manifest.preview, role: 'preview' });
-  return reps.map(({ rep, role }) => ({
-    id: rep.id,
-    type: rep.type,
-    format: rep.format,
-    mediaType: rep.mediaType,
-    url: rep.url,
-    byteLength: rep.byteLength,
-    hash: rep.hash,
-    role,
-    runtimes: compatibleRuntimes(rep),
-    reports: runtimeReports(rep),
-    compatibility: compatibilityReport(rep, true),
-    sha256: sriToHex(rep.hash),
-  }));
+  return reps.map(({ rep, role }) => {
+    const inventory = Object.hasOwn(gltf, rep.id) ? gltf[rep.id]! : null;
+    const capabilities = { ...rep, gltf: inventory };
+    return {
+      id: rep.id,
+      type: rep.type,
+      format: rep.format,
+      mediaType: rep.mediaType,
+      url: rep.url,
+      byteLength: rep.byteLength,
+      hash: rep.hash,
+      role,
+      runtimes: compatibleRuntimes(capabilities),
+      reports: runtimeReports(capabilities),
+      compatibility: compatibilityReport(capabilities, true),
+      sha256: sriToHex(rep.hash),
+      gltf: inventory,
+    };
+  });
 }
 
 /** The summary of a version in an object's version list. */
@@ -94,7 +105,7 @@ export function apiVersion(registryUrl: string, object: ObjectRecord, v: Version
     manifestUrl: siteUrl(registryUrl, manifestPath(id, version)),
     agentUrl: siteUrl(registryUrl, agentPath(id, version)),
     pageUrl: siteUrl(registryUrl, versionPagePath(id, version)),
-    representations: apiRepresentations(v.manifest),
+    representations: apiRepresentations(v.manifest, v.gltf),
     worlds: worldsReferencing(worlds, id, version).map((w) => ({ id: w.id, name: w.name })),
     retracted: v.retracted ?? null,
     log: v.log ?? null,
@@ -182,7 +193,7 @@ export function agentDocument(registryUrl: string, object: ObjectRecord, v: Vers
     recordHash: v.publication.recordHash,
     manifestUrl: siteUrl(registryUrl, manifestPath(m.id, m.version)),
     pageUrl: siteUrl(registryUrl, versionPagePath(m.id, m.version)),
-    representations: apiRepresentations(m),
+    representations: apiRepresentations(m, v.gltf),
     versionsUrl: siteUrl(registryUrl, apiPaths.object(m.id)),
     latestVersion: object.latest,
     sdkBaseUrl: `${registryUrl}/${API_BASE}`,

@@ -1,6 +1,7 @@
 /** The documents of the static JSON API under `/api/v1` and of `agent.json`: the contract between the site, the SDK and agents. */
 import type { IntegrityResult, Manifest, PublicationRecord, Representation } from './types.ts';
 import type { RuntimeReport } from './compatibility.ts';
+import type { GltfInventory } from './gltf-inventory.ts';
 import type { Retracted } from './retractions.ts';
 import type { VersionLog } from './version-log.ts';
 
@@ -20,6 +21,11 @@ export interface ApiRepresentation extends Representation {
   compatibility: string;
   /** Lowercase hex of the same SHA-256 digest as `hash`. */
   sha256: string;
+  /**
+   * For glTF, what the file holds as gltf-validator reads it: triangles, vertices, draw calls, materials, textures,
+   * animations, skins, `extensionsUsed` and `extensionsRequired`; null for other files.
+   */
+  gltf: GltfInventory | null;
 }
 
 /** One entry of an object's version list. */

@@ -1,3 +1,4 @@
+import { BROWSER_GLTF_EXTENSIONS, extensionMismatch, unsupportedExtensions } from './gltf-extensions.ts';
 import type { Representation } from './types.ts';
 
 /** A runtime that can present some representations, and what it accepts. */
@@ -6,6 +7,8 @@ export interface Runtime {
   types: readonly string[];
   formats: readonly string[];
   mediaTypes: readonly string[];
+  /** The glTF extensions it supports, for a runtime that loads glTF: an asset requiring any other is a mismatch. */
+  extensions?: readonly string[];
 }
 
 /** The installed runtimes, in report order. */
@@ -15,6 +18,7 @@ export const RUNTIMES: readonly Runtime[] = [
     types: ['mesh'],
     formats: ['gltf', 'glb'],
     mediaTypes: ['model/gltf+json', 'model/gltf-binary'],
+    extensions: BROWSER_GLTF_EXTENSIONS,
   },
   {
     id: 'browser-image',
@@ -27,9 +31,15 @@ export const RUNTIMES: readonly Runtime[] = [
 /** The text of a report for a runtime that accepts the representation. */
 export const ALL_MATCH = 'all declared capabilities match';
 
-type Capabilities = Pick<Representation, 'type' | 'format' | 'mediaType'>;
+/**
+ * What a runtime is checked against: the declared type, format and media type, and for glTF the extensions the asset
+ * requires (`extensionsRequired`, read from the file by the registry check; absent for other files).
+ */
+export type Capabilities = Pick<Representation, 'type' | 'format' | 'mediaType'> & {
+  gltf?: { extensionsRequired: readonly string[] } | null | undefined;
+};
 
-/** The mismatches of one representation against one runtime (empty when it can load it). */
+/** The mismatches of one representation against one runtime (empty when it can load it): type, format, media type, then each unsupported required extension. */
 export function mismatches(rep: Capabilities, runtime: Runtime): string[] {
   const out: string[] = [];
   if (!runtime.types.includes(rep.type)) {
@@ -40,6 +50,9 @@ export function mismatches(rep: Capabilities, runtime: Runtime): string[] {
   }
   if (!runtime.mediaTypes.includes(rep.mediaType)) {
     out.push(`media type "${rep.mediaType}" is not supported; expected ${runtime.mediaTypes.join(', ')}`);
+  }
+  if (runtime.extensions && rep.gltf) {
+    for (const name of unsupportedExtensions(rep.gltf.extensionsRequired, runtime.extensions)) out.push(extensionMismatch(name, runtime.extensions));
   }
   return out;
 }

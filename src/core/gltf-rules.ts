@@ -1,4 +1,5 @@
 /** The registry's rules for glTF, shared by the build (Node) and the viewer (browser): no external files, no validator errors. */
+import { gltfInventory, gltfJsonCounts, gltfNotes, type GltfInventory, type GltfNotes, type GltfReportInfo } from './gltf-inventory.ts';
 
 /** One message of a gltf-validator report. */
 export interface GltfMessage {
@@ -20,8 +21,8 @@ export interface GltfResource {
 
 /** The parts of a gltf-validator report that the rules read. */
 export interface GltfReport {
-  issues: { numErrors: number; messages: GltfMessage[]; truncated?: boolean };
-  info?: { resources?: GltfResource[] };
+  issues: { numErrors: number; numWarnings?: number; numInfos?: number; numHints?: number; messages: GltfMessage[]; truncated?: boolean };
+  info?: { resources?: GltfResource[] } & GltfReportInfo;
 }
 
 /** One thing wrong with a glTF asset: a JSON pointer into the asset when there is one, and what. */
@@ -85,4 +86,18 @@ export function gltfFindings(report: GltfReport, max = MAX_GLTF_ERRORS): GltfFin
 /** One line naming the findings, `<pointer>: <message>` joined with `; `, for a viewer's failed state. */
 export function formatGltfFindings(findings: readonly GltfFinding[]): string {
   return findings.map((f) => (f.pointer ? `${f.pointer}: ${f.message}` : f.message)).join('; ');
+}
+
+/** Everything the registry keeps from validating one glTF file: what is wrong with it, what it holds, and the validator's notes. */
+export interface GltfCheck {
+  /** Empty when the asset passes. */
+  findings: GltfFinding[];
+  /** Absent when the validator could not read the file. */
+  inventory?: GltfInventory;
+  notes?: GltfNotes;
+}
+
+/** The check of one asset from the validator's report and the asset's JSON (for the counts the report lacks). */
+export function gltfCheck(report: GltfReport, json: unknown, max = MAX_GLTF_ERRORS): GltfCheck {
+  return { findings: gltfFindings(report, max), inventory: gltfInventory(report.info, gltfJsonCounts(json)), notes: gltfNotes(report.issues) };
 }

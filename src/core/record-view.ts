@@ -1,6 +1,8 @@
 /** The texts of a record page (DESIGN §6), computed from a manifest. Pure, so tests can check them without a build. */
-import { noCompatibleText, pickPresentable, RUNTIMES, mismatches } from './compatibility.ts';
-import type { Manifest, Representation } from './types.ts';
+import { noCompatibleText, pickPresentable, RUNTIMES, mismatches, type Capabilities } from './compatibility.ts';
+import { formatCount } from './format-count.ts';
+import type { GltfInventory } from './gltf-inventory.ts';
+import type { Manifest } from './types.ts';
 
 /** Shown when the manifest has no license. */
 export const LICENSE_NOT_DECLARED = 'Not declared';
@@ -28,7 +30,7 @@ export type CompatibilitySummary =
   | { compatible: false; heading: 'No installed runtime'; state: 'Preview unavailable'; label: 'Unsupported'; report: string };
 
 /** `Runtime compatible` with one `<runtime> can load representation <rep>` line per match, or the Unsupported texts. */
-export function compatibilitySummary(representations: readonly Representation[]): CompatibilitySummary {
+export function compatibilitySummary(representations: ReadonlyArray<Capabilities & { id: string }>): CompatibilitySummary {
   if (!pickPresentable(representations)) {
     return {
       compatible: false,
@@ -45,4 +47,31 @@ export function compatibilitySummary(representations: readonly Representation[])
     }
   }
   return { compatible: true, heading: 'Runtime compatible', lines };
+}
+
+/** One line of a glTF representation's inventory on the record page. */
+export interface InventoryItem {
+  /** A stable key, the field of `GltfInventory`. */
+  key: keyof GltfInventory;
+  label: string;
+  value: string;
+}
+
+/** The inventory of a glTF representation as the record page lists it: counts with thousands separators, then the extensions (`none` when empty). */
+export function inventoryItems(inv: GltfInventory): InventoryItem[] {
+  const counts: Array<[keyof GltfInventory, string, number]> = [
+    ['triangles', 'Triangles', inv.triangles],
+    ['vertices', 'Vertices', inv.vertices],
+    ['drawCalls', 'Draw calls', inv.drawCalls],
+    ['materials', 'Materials', inv.materials],
+    ['textures', 'Textures', inv.textures],
+    ['animations', 'Animations', inv.animations],
+    ['skins', 'Skins', inv.skins],
+  ];
+  const list = (names: readonly string[]): string => (names.length ? names.join(', ') : 'none');
+  return [
+    ...counts.map(([key, label, n]) => ({ key, label, value: formatCount(n) })),
+    { key: 'extensionsUsed', label: 'Extensions used', value: list(inv.extensionsUsed) },
+    { key: 'extensionsRequired', label: 'Extensions required', value: list(inv.extensionsRequired) },
+  ];
 }

@@ -5,7 +5,7 @@ import { AssetRejected } from './publish-error.ts';
 /** Throws AssetRejected when the asset is not a valid file of its format: gltf-validator for glTF, the header for PLY. */
 export async function verifyAsset(bytes: Uint8Array, format: string, what: string): Promise<void> {
   if (format === 'glb' || format === 'gltf') {
-    const findings = await validateGltfBytes(bytes, { format, uri: `${what}.${format}`, maxErrors: 5 });
+    const { findings } = await validateGltfBytes(bytes, { format, uri: `${what}.${format}`, maxErrors: 5 });
     if (findings.length) {
       const lines = findings.map((f) => `  ${f.pointer ? `${f.pointer}: ` : ''}${f.message}`);
       throw new AssetRejected(`${what} is not a valid ${format.toUpperCase()} asset (gltf-validator):\n${lines.join('\n')}`);

@@ -1,6 +1,6 @@
 /** Reads and checks one version folder, `objects/<id>/versions/<version>/` (DESIGN §4, §10). */
 import { basename, dirname, join, resolve } from 'node:path';
-import type { GltfFinding } from '../core/gltf-rules.ts';
+import type { GltfCheck } from '../core/gltf-rules.ts';
 import { representationUrl } from '../core/paths.ts';
 import { sriOf } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
@@ -43,7 +43,7 @@ export interface VersionCheckContext {
 }
 
 /** Validates a glTF file given its format and verified digest. */
-export type GltfFileValidator = (path: string, format: string, digest: FileDigest) => Promise<GltfFinding[]>;
+export type GltfFileValidator = (path: string, format: string, digest: FileDigest) => Promise<GltfCheck>;
 
 /** Why an image file with this verified digest is not an image of `mediaType`, or null when it is. */
 export type ImageFileChecker = (path: string, mediaType: string, digest: FileDigest) => Promise<string | null>;
@@ -202,7 +202,7 @@ export async function checkVersion(
           const gltf =
             ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
               ? await (ctx.validateGltfFile ?? ((p, format) => validateGltfFile(p, { format })))(path, d.rep.format, digest)
-              : [];
+              : undefined;
           const image =
             typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType })
               ? await (ctx.checkImageFile ?? ((p, mediaType) => imageProblem(p, mediaType)))(path, d.rep.mediaType, digest)
@@ -232,13 +232,15 @@ export async function checkVersion(
         ok = false;
         at(manifestFile, `hash mismatch for ${file}: expected ${r.d.rep.hash}, actual ${r.digest.hash}`, `${r.d.pointer}/hash`);
       }
-      for (const f of r.gltf) at(r.path, f.message, f.pointer);
+      const findings = r.gltf?.findings ?? [];
+      for (const f of findings) at(r.path, f.message, f.pointer);
       if (r.image) at(r.path, r.image);
-      if (ok && r.gltf.length === 0 && !r.image) {
+      if (ok && findings.length === 0 && !r.image) {
         verified.files++;
         verified.bytes += r.digest.byteLength;
       }
-      files.push({ rep: r.d.rep as Representation, role: r.d.role, path: r.path });
+      const gltf = r.gltf?.inventory && r.gltf.notes ? { inventory: r.gltf.inventory, notes: r.gltf.notes } : undefined;
+      files.push({ rep: r.d.rep as Representation, role: r.d.role, path: r.path, ...(gltf ? { gltf } : {}) });
     }
   }
 

@@ -1,8 +1,8 @@
 /**
  * A content-keyed cache of file checks for the build: "the file whose content git knows as this blob (and has this
  * size) has this byte length and hash", or for a file git does not know as it is, "the file at this path, with this
- * size, mtime, ctime and inode, has ..."; and "bytes with this hash passed (or failed) gltf-validator". Each file is
- * hashed and validated once. The blob keys hold in any clone at any path (a CI run restoring the cache of an earlier
+ * size, mtime, ctime and inode, has ..."; and "bytes with this hash passed (or failed) gltf-validator, with this
+ * inventory and these notes". Each file is hashed and validated once. The blob keys hold in any clone at any path (a CI run restoring the cache of an earlier
  * one); the stat keys only where the files were hashed. Kept in `cacheDir()`, which may be deleted at any time.
  */
 import { statSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { git } from '../io/git.ts';
 import * as gltfValidator from 'gltf-validator';
-import type { GltfFinding } from '../core/gltf-rules.ts';
+import type { GltfCheck } from '../core/gltf-rules.ts';
 import type { GltfFileValidator, ImageFileChecker } from './check-version.ts';
 import { imageProblem } from './check-image.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
@@ -45,13 +45,13 @@ interface Stored {
   format: string;
   /** Blob key (`git:<blob id>:<size>`) or stat key -> [byteLength, hash]. */
   files: Record<string, [number, string]>;
-  /** `<hash> <format>` -> findings (empty when the asset passed). */
-  gltf: Record<string, GltfFinding[]>;
+  /** `<hash> <format>` -> the validator's findings (none when the asset passed), inventory and notes. */
+  gltf: Record<string, GltfCheck>;
   /** `<hash> <media type>` -> why the file is not such an image, or null. */
   images: Record<string, string | null>;
 }
 
-const FORMAT = 'aso-file-checks/1';
+const FORMAT = 'aso-file-checks/2';
 
 /** The cache file in `dir`: its name carries the gltf-validator version, so a new validator starts afresh. */
 export function fileCheckCachePath(dir: string): string {
@@ -122,7 +122,7 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
   const old = await readStored(file);
   const used: Stored = { format: FORMAT, files: {}, gltf: {}, images: {} };
   const counts: FileCheckCacheStats = { hashHits: 0, hashMisses: 0, gltfHits: 0, gltfMisses: 0, imageHits: 0, imageMisses: 0 };
-  const validating = new Map<string, Promise<GltfFinding[]>>();
+  const validating = new Map<string, Promise<GltfCheck>>();
 
   /** The content key of a file git knows as it is, else its stat key. */
   const keyOf = (path: string): string => {
@@ -150,7 +150,7 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
   const validateGltf: GltfFileValidator = (path, format, digest) => {
     const key = `${digest.hash} ${format}`;
     const hit = old.gltf[key] ?? used.gltf[key];
-    if (hit && Array.isArray(hit)) {
+    if (hit && typeof hit === 'object' && Array.isArray(hit.findings)) {
       counts.gltfHits++;
       used.gltf[key] = hit;
       return Promise.resolve(hit);
@@ -160,10 +160,10 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
       counts.gltfMisses++;
       pending = (async () => {
         // The bytes read here must be the bytes that were hashed: validate, then make sure the file still has that digest.
-        const findings = await validateGltfFile(path, { format });
+        const checked = await validateGltfFile(path, { format });
         const now = await hashFile(path);
-        if (now.hash === digest.hash) used.gltf[key] = findings;
-        return findings;
+        if (now.hash === digest.hash) used.gltf[key] = checked;
+        return checked;
       })();
       validating.set(key, pending);
       void pending.finally(() => validating.delete(key));

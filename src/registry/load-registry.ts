@@ -4,7 +4,9 @@ import { readRegistryJson } from './read-registry-json.ts';
 import { lockPath as lockName } from '../io/file-lock.ts';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { compatibilityReport, compatibleRuntimes } from '../core/compatibility.ts';
 import { formatCount } from '../core/format-count.ts';
+import type { GltfInventory, GltfNotes } from '../core/gltf-inventory.ts';
 import { LEDGER_FILE } from '../core/ledger.ts';
 import { latestNotRetracted } from '../core/latest.ts';
 import { RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
@@ -39,12 +41,29 @@ export interface LoadOptions {
   mustSign?: (id: string, version: string) => boolean;
 }
 
+/** What the check says about one file beyond its problems: which runtimes can load it and, for glTF, what it holds. */
+export interface FileReport {
+  /** The file, relative to the repository as problems name it. */
+  file: string;
+  /** `<id>@<version>`. */
+  version: string;
+  representation: string;
+  /** The runtimes that can load it (empty when none can). */
+  runtimes: string[];
+  /** The named report line, `<rep>/<runtime>: <report> | ...`, as agent.json and the API write it. */
+  compatibility: string;
+  /** For glTF: the inventory and gltf-validator's warnings and infos. */
+  gltf?: { inventory: GltfInventory; notes: GltfNotes };
+}
+
 /** What `npm run check` and the build report. */
 export interface CheckResult {
   ok: boolean;
   /** One line per problem, `<file>: <pointer or "file">: <message>`. */
   problems: string[];
   summary: Registry['stats'];
+  /** Every glTF file and every file no runtime can load, in tree order. */
+  files: FileReport[];
   /** The ledger's checkpoint, present when the registry keeps a ledger. */
   ledger?: { size: number; head: string | null };
   /** How many versions are retracted, present when some are. */
@@ -225,10 +244,12 @@ async function listObject(entry: DirEntry, rel: (path: string) => string): Promi
 /** Loads the registry and sums it up for `npm run check` and the build. */
 export async function checkRegistry(root: string, opts: LoadOptions): Promise<CheckResult> {
   const { registry, problems, ledger, retracted } = await loadRegistry(root, opts);
+  const repoRoot = resolve(opts.repoRoot ?? dirname(resolve(root)));
   return {
     ok: problems.length === 0,
     problems: problems.map(formatProblem),
     summary: registry.stats,
+    files: fileReports(registry, (path) => relative(repoRoot, path).split(sep).join('/')),
     ...(ledger ? { ledger: { size: ledger.size, head: ledger.head } } : {}),
     ...(retracted.size ? { retracted: retracted.size } : {}),
   };
@@ -238,4 +259,27 @@ export async function checkRegistry(root: string, opts: LoadOptions): Promise<Ch
 export function formatSummary(summary: Stats): string {
   const n = (count: number, word: string): string => `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
   return `registry OK: ${n(summary.objects, 'object')}, ${n(summary.versions, 'version')}, ${n(summary.files, 'file')}, ${n(summary.bytes, 'byte')} verified`;
+}
+
+/** The report of every glTF file and every file that no runtime can load. */
+export function fileReports(registry: Registry, rel: (path: string) => string): FileReport[] {
+  const out: FileReport[] = [];
+  for (const object of registry.objects) {
+    for (const v of object.versions) {
+      for (const f of v.files) {
+        const rep = { ...f.rep, gltf: f.gltf?.inventory ?? null };
+        const runtimes = compatibleRuntimes(rep);
+        if (!f.gltf && runtimes.length > 0) continue;
+        out.push({
+          file: rel(f.path),
+          version: `${v.id}@${v.version}`,
+          representation: f.rep.id,
+          runtimes,
+          compatibility: compatibilityReport(rep, true),
+          ...(f.gltf ? { gltf: f.gltf } : {}),
+        });
+      }
+    }
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 /** What the registry reader returns: the checked registry tree in memory (metadata only, never file bytes). */
+import type { GltfInventory, GltfNotes } from '../core/gltf-inventory.ts';
 import type { Manifest, PublicationRecord, Representation, World } from '../core/types.ts';
 
 /** One file of a version, with where it lives on disk. */
@@ -7,6 +8,8 @@ export interface RegistryFile {
   role: 'representation' | 'preview';
   /** Absolute path of the file on disk. */
   path: string;
+  /** For a glTF file: what gltf-validator found in it (inventory, extensions) and its warnings and infos. */
+  gltf?: { inventory: GltfInventory; notes: GltfNotes };
 }
 
 /** One checked object version. */

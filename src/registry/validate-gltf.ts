@@ -1,6 +1,7 @@
 /** gltf-validator in Node: the registry's glTF rule (see core/gltf-rules.ts) applied to a file or bytes. */
 import { readFile } from 'node:fs/promises';
-import { gltfFindings, refuseExternalResource, type GltfFinding } from '../core/gltf-rules.ts';
+import { gltfJson } from '../core/gltf-inventory.ts';
+import { gltfCheck, refuseExternalResource, type GltfCheck } from '../core/gltf-rules.ts';
 import * as gltfValidator from 'gltf-validator';
 
 /** The formats gltf-validator reads. */
@@ -24,8 +25,17 @@ export interface ValidateGltfOptions {
   maxErrors?: number;
 }
 
-/** Validates glTF or GLB bytes: every external URI and validator error, or an empty list when the asset passes. */
-export async function validateGltfBytes(bytes: Uint8Array, options: ValidateGltfOptions = {}): Promise<GltfFinding[]> {
+/**
+ * How many warnings, infos and hints the validator lists per file (their counts are always exact): enough for every
+ * note of a real asset, bounded so that a file with a note per vertex cannot fill the memory or the cache.
+ */
+export const MAX_GLTF_MESSAGES = 1000;
+
+/**
+ * Validates glTF or GLB bytes: every external URI and validator error (none when the asset passes), the inventory
+ * (triangles, extensions, ...) and the validator's warnings and infos.
+ */
+export async function validateGltfBytes(bytes: Uint8Array, options: ValidateGltfOptions = {}): Promise<GltfCheck> {
   // A CommonJS module: its exports are named under Node and sit on `default` under some bundlers.
   // Imported statically: the build's content loader runs after Vite's module runner has closed, so it cannot import() lazily.
   const validator = (gltfValidator as unknown as { default?: typeof gltfValidator }).default ?? gltfValidator;
@@ -36,15 +46,15 @@ export async function validateGltfBytes(bytes: Uint8Array, options: ValidateGltf
       ...(format ? { format } : {}),
       externalResourceFunction: refuseExternalResource,
       writeTimestamp: false,
-      maxIssues: 100,
+      maxIssues: MAX_GLTF_MESSAGES,
     });
-    return gltfFindings(report, options.maxErrors);
+    return gltfCheck(report, gltfJson(bytes), options.maxErrors);
   } catch (error) {
-    return [{ message: `gltf-validator cannot read the file: ${String(error instanceof Error ? error.message : error)}` }];
+    return { findings: [{ message: `gltf-validator cannot read the file: ${String(error instanceof Error ? error.message : error)}` }] };
   }
 }
 
 /** Validates a glTF or GLB file on disk. */
-export async function validateGltfFile(path: string, options: ValidateGltfOptions = {}): Promise<GltfFinding[]> {
+export async function validateGltfFile(path: string, options: ValidateGltfOptions = {}): Promise<GltfCheck> {
   return validateGltfBytes(new Uint8Array(await readFile(path)), options);
 }

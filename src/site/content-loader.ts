@@ -22,7 +22,7 @@ export class RegistryProblemsError extends Error {
 }
 
 /** The shape of a stored entry: a new value makes every cached entry be written again. */
-const ENTRY_FORMAT = 'stored-version/2';
+const ENTRY_FORMAT = 'stored-version/3';
 
 let pending: Promise<LoadedRegistry> | undefined;
 
@@ -64,6 +64,7 @@ export function versionsLoader(): Loader {
           keep.add(key);
           const retraction = retracted.get(key) ?? null;
           // A retraction changes the entry but never the record hash, so it is part of the digest; so is the entry's shape.
+          // The glTF inventories follow from the bytes, which the record hash fixes.
           const digest = `${ENTRY_FORMAT} ${v.publication.recordHash}${retraction ? ` ${JSON.stringify(retraction)}` : ''}`;
           if (store.get(key)?.digest === digest) continue;
           const source = thumbnailSource(v.manifest);
@@ -80,6 +81,7 @@ export function versionsLoader(): Loader {
               jpeg: thumbnailSitePath(thumb.jpeg),
             },
             retracted: retraction,
+            gltf: Object.fromEntries(v.files.flatMap((f) => (f.gltf ? [[f.rep.id, f.gltf.inventory]] : []))),
           };
           store.set({ id: key, data: data as unknown as Record<string, unknown>, digest });
         }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { hexToSri } from '../core/sri.ts';
 import { versionDir } from '../core/paths.ts';
+import type { GltfInventory } from '../core/gltf-inventory.ts';
 import type { Retracted } from '../core/retractions.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 import { MANIFEST_FILE, PUBLICATION_FILE } from '../registry/check-version.ts';
@@ -29,6 +30,8 @@ export interface StoredVersion {
   thumbnail: EntryThumbnail | null;
   /** Set when the version is retracted (`registry/retractions.jsonl`). */
   retracted: Retracted | null;
+  /** The inventory of each glTF representation (and preview), by representation id. */
+  gltf: Record<string, GltfInventory>;
 }
 
 /** A version as the pages read it. */
@@ -37,6 +40,7 @@ export interface VersionEntry {
   publication: PublicationRecord;
   thumbnail: EntryThumbnail | null;
   retracted: Retracted | null;
+  gltf: Record<string, GltfInventory>;
 }
 
 /** Files read at once: reading is I/O-bound. */
@@ -64,6 +68,7 @@ export async function readVersionEntries(stored: readonly StoredVersion[], regis
         publication: publication.value as PublicationRecord,
         thumbnail: s.thumbnail,
         retracted: s.retracted,
+        gltf: s.gltf ?? {},
       };
     })),
   );

@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyPublishedFiles } from './copy-published-files.ts';
+import { copyDecoders } from './decoders.ts';
 import { copyLedgerFiles } from './ledger-site.ts';
 import type { SignerKey } from '../core/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
@@ -19,7 +20,7 @@ import { checkSigningKey, writeLogFiles } from './log-files.ts';
 import { readSiteLog } from './site-log.ts';
 import { markBuildStart, markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
 
-/** Copies the published bytes of `registry/` into the build output once the pages are written. */
+/** Copies the published bytes of `registry/` and the viewer's decoders into the build output once the pages are written. */
 export function registrySite(): AstroIntegration {
   let marker: string | undefined;
   let configuredOutDir: string | undefined;
@@ -56,7 +57,9 @@ export function registrySite(): AstroIntegration {
               (keys!.logKey ? '' : ' (npm run log -- keygen makes a key pair and registry/log.pub)'),
           );
         }
-        const keep = new Set([...published.paths, ...(log?.paths ?? [])]);
+        // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
+        const decoders = await copyDecoders(outDir);
+        const keep = new Set([...published.paths, ...(log?.paths ?? []), ...decoders]);
         // The content layer leaves two empty module maps behind in static builds; a CDN has no use for them.
         await Promise.all(['content-assets.mjs', 'content-modules.mjs'].map((f) => rm(join(outDir, f), { force: true })));
         const stale = marker ? await removeStaleOutput(outDir, marker, keep) : 0;

@@ -1,12 +1,13 @@
 /** One inspection: pick the runtime, fetch, check length and SHA-256, validate glTF, and only then present the same bytes. */
 import { pickPresentable } from '../core/compatibility.ts';
+import type { DecoderLocations } from '../core/decoders.ts';
 import { toOrigin } from '../core/paths.ts';
-import type { Representation } from '../core/types.ts';
 import { fetchBytes } from './fetch-bytes.ts';
 import { presentImage, presentMesh, type Presented } from './present.ts';
 import { validateGltf } from './validate-in-worker.ts';
 import type { VerifiedBytes } from './verified-bytes.ts';
 import { verifyBytes } from './verify-bytes.ts';
+import type { ViewerRepresentation } from './viewer-config.ts';
 import { failedView, fetchingView, loadedView, unsupportedView, verifyingView, type ViewerView } from './viewer-state.ts';
 
 /** What an inspection needs from the page. */
@@ -20,6 +21,8 @@ export interface InspectContext {
   registryUrl: string;
   /** The page's origin (`location.origin`). */
   origin: string;
+  /** Where this site serves the decoders of compressed meshes and textures. */
+  decoders: DecoderLocations;
   /** Where the presented element goes. */
   stage: HTMLElement;
   /** Shows a state; called at every step. */
@@ -28,7 +31,7 @@ export interface InspectContext {
 }
 
 /** Runs the whole sequence for one representation; resolves to what is shown once `loaded`, else undefined. */
-export async function inspect(rep: Representation, ctx: InspectContext): Promise<Presented | undefined> {
+export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): Promise<Presented | undefined> {
   const pick = pickPresentable([rep]);
   if (!pick) {
     ctx.show(unsupportedView([rep]));
@@ -73,9 +76,15 @@ export async function inspect(rep: Representation, ctx: InspectContext): Promise
 
   if (mesh) {
     ctx.show(verifyingView(rep, 'validating the glTF structure (gltf-validator)'));
-    const invalid = await validateGltf(bytes, `${rep.id}.${rep.format}`, ctx.signal);
-    if (invalid !== null) {
-      ctx.show(failedView(rep, 'validation', invalid));
+    const validation = await validateGltf(bytes, `${rep.id}.${rep.format}`, ctx.signal);
+    if (validation.failure !== null) {
+      ctx.show(failedView(rep, 'validation', validation.failure));
+      return undefined;
+    }
+    // The bytes are the judge: an extension they require that the runtime lacks is Unsupported, whatever the page said.
+    const asRead = { ...rep, gltf: { extensionsRequired: validation.extensionsRequired } };
+    if (!pickPresentable([asRead])) {
+      ctx.show(unsupportedView([asRead]));
       return undefined;
     }
   }
@@ -84,7 +93,7 @@ export async function inspect(rep: Representation, ctx: InspectContext): Promise
   let presented: Presented;
   try {
     presented = mesh
-      ? await presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, poster: await poster, signal: ctx.signal })
+      ? await presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, poster: await poster, decoders: ctx.decoders, signal: ctx.signal })
       : await presentImage(ctx.stage, bytes, { mediaType: rep.mediaType, alt: `${ctx.name} (${rep.id})`, signal: ctx.signal });
   } catch (error) {
     ctx.signal.throwIfAborted();

@@ -1,11 +1,10 @@
 /** The viewer island's entry: binds each viewer root and every Inspect button, and shows the first presentable representation. */
 import { pickPresentable } from '../core/compatibility.ts';
 import { toOrigin } from '../core/paths.ts';
-import type { Representation } from '../core/types.ts';
 import { inspect } from './inspect.ts';
 import type { Presented } from './present.ts';
 import { verifiedBytes } from './verified-bytes.ts';
-import { parseConfig, type ViewerConfig } from './viewer-config.ts';
+import { parseConfig, type ViewerConfig, type ViewerRepresentation } from './viewer-config.ts';
 import { unsupportedView, type ViewerView } from './viewer-state.ts';
 
 /** Writes a view into the root: texts first, then `data-viewer-state`, so the state never shows stale words. */
@@ -64,7 +63,7 @@ export function startViewer(root: HTMLElement): void {
       : undefined;
   let current: { controller: AbortController; presented?: Presented | undefined } | undefined;
 
-  async function run(rep: Representation): Promise<void> {
+  async function run(rep: ViewerRepresentation): Promise<void> {
     current?.controller.abort();
     current?.presented?.dispose();
     stage.replaceChildren();
@@ -74,7 +73,7 @@ export function startViewer(root: HTMLElement): void {
       if (current === mine) render(root, view);
     };
     try {
-      mine.presented = await inspect(rep, { name: config.name, poster, verified, registryUrl: config.registryUrl, origin, stage, show, signal: mine.controller.signal });
+      mine.presented = await inspect(rep, { name: config.name, poster, verified, registryUrl: config.registryUrl, origin, decoders: config.decoders, stage, show, signal: mine.controller.signal });
       if (current !== mine) mine.presented?.dispose();
     } catch (error) {
       if (mine.controller.signal.aborted) return;

@@ -1,4 +1,7 @@
 /** Hands verified bytes to the browser: a mesh to `<model-viewer>`, an image to `<img>`, always through a blob URL of those bytes. */
+import type { DecoderLocations } from '../core/decoders.ts';
+import { animationControls, type AnimatedViewer } from './animation-controls.ts';
+import { configureDecoders } from './decoder-setup.ts';
 
 /** Something shown in the stage, and how to take it down again. */
 export interface Presented {
@@ -13,6 +16,8 @@ export interface MeshOptions {
   alt: string;
   /** An image shown until the model is drawn. */
   poster?: string | undefined;
+  /** Where this site serves the Draco, meshopt and Basis/KTX2 decoders. */
+  decoders: DecoderLocations;
   signal?: AbortSignal | undefined;
 }
 
@@ -28,22 +33,31 @@ function blobUrl(bytes: Uint8Array, mediaType: string): string {
   return URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mediaType }));
 }
 
+/** True when the reader asked the system for less motion. */
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
 /**
- * Loads `<model-viewer>` (and three with it) on first use, puts one in `stage` with the bytes,
- * camera controls and auto-rotate, and resolves once it has loaded the model; rejects on its
- * `error` event.
+ * Loads `<model-viewer>` (and three with it) on first use, with its decoders on this site, puts one in `stage` with the
+ * bytes, camera controls and auto-rotate (none when the reader prefers reduced motion), and resolves once it has loaded
+ * the model; rejects on its `error` event. A model with animations plays the first one (paused under reduced motion)
+ * and gets the animation controls below the view.
  */
 export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options: MeshOptions): Promise<Presented> {
+  configureDecoders(options.decoders, document.baseURI);
   await import('@google/model-viewer');
   options.signal?.throwIfAborted();
+  const reducedMotion = prefersReducedMotion();
   const url = blobUrl(bytes, options.mediaType);
   const viewer = document.createElement('model-viewer');
   viewer.setAttribute('camera-controls', '');
-  viewer.setAttribute('auto-rotate', '');
+  if (!reducedMotion) viewer.setAttribute('auto-rotate', '');
   viewer.setAttribute('loading', 'eager');
   viewer.setAttribute('alt', options.alt);
   if (options.poster) viewer.setAttribute('poster', options.poster);
-  const presented = { element: viewer, dispose: () => (viewer.remove(), URL.revokeObjectURL(url)) };
+  let controls: HTMLElement | null = null;
+  const presented = { element: viewer, dispose: () => (viewer.remove(), controls?.remove(), URL.revokeObjectURL(url)) };
   try {
     await new Promise<void>((resolve, reject) => {
       const onAbort = (): void => reject(options.signal?.reason);
@@ -57,6 +71,8 @@ export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options
     presented.dispose();
     throw error;
   }
+  controls = animationControls(viewer as AnimatedViewer, { reducedMotion });
+  if (controls) stage.append(controls);
   return presented;
 }
 

@@ -7,11 +7,17 @@ export interface ValidationRequest {
   uri: string;
 }
 
-/** What the worker answers: the findings (empty when the asset passes), or why it could not validate. */
-export type ValidationAnswer = { findings: GltfFinding[] } | { error: string };
+/** What the worker answers: the findings (empty when the asset passes) and the asset's `extensionsRequired`, or why it could not validate. */
+export type ValidationAnswer = { findings: GltfFinding[]; extensionsRequired: string[] } | { error: string };
 
-/** Runs the validator in a fresh worker; resolves to null when the asset passes, else the failure text. */
-export function validateGltf(bytes: Uint8Array, uri: string, signal?: AbortSignal): Promise<string | null> {
+/** The verdict: `failure` is null when the asset passes, else the text; `extensionsRequired` as the validator read them. */
+export interface GltfValidation {
+  failure: string | null;
+  extensionsRequired: string[];
+}
+
+/** Runs the validator in a fresh worker. */
+export function validateGltf(bytes: Uint8Array, uri: string, signal?: AbortSignal): Promise<GltfValidation> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./validate-worker.ts', import.meta.url), { type: 'module' });
     const done = (): void => {
@@ -26,12 +32,12 @@ export function validateGltf(bytes: Uint8Array, uri: string, signal?: AbortSigna
     worker.onmessage = (event: MessageEvent<ValidationAnswer>) => {
       done();
       const answer = event.data;
-      if ('error' in answer) resolve(answer.error);
-      else resolve(answer.findings.length ? formatGltfFindings(answer.findings) : null);
+      if ('error' in answer) resolve({ failure: answer.error, extensionsRequired: [] });
+      else resolve({ failure: answer.findings.length ? formatGltfFindings(answer.findings) : null, extensionsRequired: answer.extensionsRequired });
     };
     worker.onerror = (event) => {
       done();
-      resolve(`gltf-validator could not run: ${event.message || 'the validation worker failed to start'}`);
+      resolve({ failure: `gltf-validator could not run: ${event.message || 'the validation worker failed to start'}`, extensionsRequired: [] });
     };
     const copy = bytes.slice();
     worker.postMessage({ bytes: copy, uri } satisfies ValidationRequest, [copy.buffer]);

@@ -1,33 +1,47 @@
 /** The viewer's configuration, written into the record page as JSON by Viewer.astro and read back by the island. */
+import type { DecoderLocations } from '../core/decoders.ts';
 import type { Representation } from '../core/types.ts';
+
+/** A representation as the viewer knows it: for glTF, with the extensions the registry check found it requires. */
+export type ViewerRepresentation = Representation & { gltf?: { extensionsRequired: string[] } };
 
 /** What the island needs to know about the version it shows. */
 export interface ViewerConfig {
   /** The manifest `name`: the accessible label of the 3D view. */
   name: string;
   /** The version's representations (not the preview), in manifest order. */
-  representations: Representation[];
+  representations: ViewerRepresentation[];
   /** The preview: its inventory row can be inspected too, and once verified it is the 3D view's poster. */
-  preview?: Representation;
+  preview?: ViewerRepresentation;
   /** The configured registry origin; URLs on it are fetched from the page's own origin. */
   registryUrl: string;
+  /** Where `<model-viewer>` finds its decoders on this site (never another origin). */
+  decoders: DecoderLocations;
 }
 
 const REP_STRINGS = ['id', 'type', 'format', 'mediaType', 'url', 'hash'] as const;
+const DECODER_KEYS = ['draco', 'ktx2', 'meshopt'] as const;
 
-/** Only the fields of a representation, in a fixed order (the API's extra fields are left out). */
-export function pickRepresentation(rep: Representation): Representation {
+/** Only the fields of a representation, in a fixed order (the API's extra fields are left out but the required glTF extensions). */
+export function pickRepresentation(rep: Representation & { gltf?: { extensionsRequired: readonly string[] } | null }): ViewerRepresentation {
   const { id, type, format, mediaType, url, byteLength, hash } = rep;
-  return { id, type, format, mediaType, url, byteLength, hash };
+  return { id, type, format, mediaType, url, byteLength, hash, ...(rep.gltf ? { gltf: { extensionsRequired: [...rep.gltf.extensionsRequired] } } : {}) };
 }
 
+/** The config as the page writes it: representations may carry the API's extra fields, which are left out. */
+export type ViewerConfigInput = Omit<ViewerConfig, 'representations' | 'preview'> & {
+  representations: Array<Parameters<typeof pickRepresentation>[0]>;
+  preview?: Parameters<typeof pickRepresentation>[0];
+};
+
 /** The JSON text of a config, safe inside a `<script>` element. */
-export function serializeConfig(config: ViewerConfig): string {
+export function serializeConfig(config: ViewerConfigInput): string {
   const out: ViewerConfig = {
     name: config.name,
     representations: config.representations.map(pickRepresentation),
     registryUrl: config.registryUrl,
     ...(config.preview ? { preview: pickRepresentation(config.preview) } : {}),
+    decoders: { draco: config.decoders.draco, ktx2: config.decoders.ktx2, meshopt: config.decoders.meshopt },
   };
   return JSON.stringify(out).replace(/</g, '\\u003c');
 }
@@ -46,6 +60,8 @@ export function parseConfig(text: string): ViewerConfig {
   if (!Array.isArray(data.representations)) throw new Error('viewer config: "representations" must be an array');
   data.representations.forEach((rep, i) => checkRepresentation(rep, `viewer config /representations/${i}`));
   if (data.preview !== undefined) checkRepresentation(data.preview, 'viewer config /preview');
+  if (!isObject(data.decoders)) throw new Error(`viewer config: "decoders" must be an object, got ${JSON.stringify(data.decoders) ?? 'nothing'}`);
+  for (const key of DECODER_KEYS) requireString(data.decoders, key, 'viewer config /decoders');
   return data as unknown as ViewerConfig;
 }
 
@@ -54,6 +70,12 @@ function checkRepresentation(rep: unknown, where: string): void {
   for (const key of REP_STRINGS) requireString(rep, key, where);
   if (!Number.isSafeInteger(rep.byteLength) || (rep.byteLength as number) < 0) {
     throw new Error(`${where}: "byteLength" must be an integer >= 0, got ${JSON.stringify(rep.byteLength)}`);
+  }
+  if (rep.gltf !== undefined) {
+    const required = isObject(rep.gltf) ? rep.gltf.extensionsRequired : undefined;
+    if (!Array.isArray(required) || !required.every((x) => typeof x === 'string')) {
+      throw new Error(`${where}: "gltf.extensionsRequired" must be an array of strings, got ${JSON.stringify(required) ?? 'nothing'}`);
+    }
   }
 }
 

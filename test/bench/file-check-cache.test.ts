@@ -44,9 +44,9 @@ describe('openFileCheckCache', () => {
     await writeFile(bad, 'not a glb');
     const cache = join(dir, 'cache');
     const checks = await openFileCheckCache(cache);
-    for (const f of good) expect(await checks.validateGltf(f, 'glb', await checks.hashFile(f))).toEqual([]);
+    for (const f of good) expect((await checks.validateGltf(f, 'glb', await checks.hashFile(f))).findings).toEqual([]);
     const findings = await checks.validateGltf(bad, 'glb', await checks.hashFile(bad));
-    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.findings.length).toBeGreaterThan(0);
     expect(checks.stats()).toMatchObject({ gltfMisses: 2, gltfHits: 1 });
     await checks.save();
 

@@ -24,7 +24,7 @@ describe('synthetic versions', () => {
 
   it('are a valid GLB and a JPEG that sharp decodes', async () => {
     const { glb, jpeg } = assetsFor(template, 123_456);
-    const findings = await validateGltfBytes(glb);
+    const { findings } = await validateGltfBytes(glb);
     expect(findings).toEqual([]);
     expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 96, height: 72 });
   });

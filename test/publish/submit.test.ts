@@ -71,7 +71,7 @@ describe('submit: image -> job -> version -> commit', () => {
 
     // The asset is valid glTF; the reference is a JPEG with the metadata of the input stripped.
     const glb = new Uint8Array(await readFile(join(dir, 'representations', 'primary.glb')));
-    expect(await validateGltfBytes(glb, { format: 'glb' })).toEqual([]);
+    expect((await validateGltfBytes(glb, { format: 'glb' })).findings).toEqual([]);
     const reference = await readFile(join(dir, 'representations', 'reference.jpg'));
     const meta = await sharp(reference).metadata();
     expect(meta.format).toBe('jpeg');

@@ -101,7 +101,7 @@ describe('loadRegistry: a valid registry', () => {
   it('accepts a registry without worlds and an empty objects folder', async () => {
     const fx = await fixture();
     const result = await checkRegistry(fx.root, { registryUrl: REGISTRY_URL });
-    expect(result).toEqual({ ok: true, problems: [], summary: { objects: 0, versions: 0, files: 0, bytes: 0 } });
+    expect(result).toEqual({ ok: true, problems: [], summary: { objects: 0, versions: 0, files: 0, bytes: 0 }, files: [] });
   });
 
   it('gives the same result hashing one file at a time', async () => {

@@ -70,6 +70,7 @@ describe('npm run check', () => {
       ok: true,
       registryUrl: REGISTRY_URL,
       summary: { objects: 2, versions: 3, files: 6, bytes: expect.any(Number) },
+      files: expect.any(Array),
       problems: [],
     });
     const failed = await runCheck(['--json'], env, bad.repo);
@@ -78,6 +79,7 @@ describe('npm run check', () => {
       ok: false,
       registryUrl: REGISTRY_URL,
       summary: { objects: 1, versions: 1, files: 1, bytes: expect.any(Number) },
+      files: expect.any(Array),
       problems: badLines(),
     });
   });
@@ -110,7 +112,7 @@ describe('npm run check', () => {
     const unknown = await runCheck(['--fast'], env, good.repo);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--fast'");
-    expect(unknown.stderr).toContain('usage: npm run check [-- --json] [-- --registry <dir>]');
+    expect(unknown.stderr).toContain('usage: npm run check [-- --json] [-- --strict] [-- --registry <dir>]');
     expect(await runCheck([], { REGISTRY_URL: 'ftp://x.test' }, good.repo)).toEqual({
       code: 2,
       stdout: '',

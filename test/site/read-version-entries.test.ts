@@ -14,7 +14,7 @@ describe('readVersionEntries', () => {
     for (const version of ['1.0.0', '1.1.0']) {
       await writeVersion(root, { id: 'stool', version, files: [{ id: 'scan', type: 'pointcloud', format: 'ply', mediaType: 'application/ply', bytes: new TextEncoder().encode(`ply ${version}`) }] });
       const manifestBytes = await readFile(join(root, versionDir('stool', version), 'aso.object.json'));
-      stored.push({ id: 'stool', version, recordHash: sri(manifestBytes), thumbnail: null, retracted: version === '1.0.0' ? { reason: 'wrong scale', retractedAt: '2026-01-02T00:00:00Z' } : null });
+      stored.push({ id: 'stool', version, recordHash: sri(manifestBytes), thumbnail: null, retracted: version === '1.0.0' ? { reason: 'wrong scale', retractedAt: '2026-01-02T00:00:00Z' } : null, gltf: {} });
     }
   });
   afterAll(() => rm(parent, { recursive: true, force: true }));
