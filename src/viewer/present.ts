@@ -53,6 +53,8 @@ export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options
   const viewer = document.createElement('model-viewer');
   viewer.setAttribute('camera-controls', '');
   if (!reducedMotion) viewer.setAttribute('auto-rotate', '');
+  // The prompt that invites dragging wiggles the model: not for readers who asked for less motion.
+  else viewer.setAttribute('interaction-prompt', 'none');
   viewer.setAttribute('loading', 'eager');
   viewer.setAttribute('alt', options.alt);
   if (options.poster) viewer.setAttribute('poster', options.poster);
