@@ -201,5 +201,12 @@ function readRepresentation(r: Reader, value: unknown, pointer: string): ApiRepr
   }
   r.strings(rep, 'runtimes', pointer);
   r.array(rep.reports, `${pointer}/reports`);
+  // A glTF file's inventory; null for other files (absent from registries built before it existed).
+  if (rep.gltf !== undefined && rep.gltf !== null) {
+    const gltf = r.object(rep.gltf, `${pointer}/gltf`);
+    for (const key of ['triangles', 'vertices', 'drawCalls', 'materials', 'textures', 'animations', 'skins'] as const) r.count(gltf, key, `${pointer}/gltf`);
+    r.strings(gltf, 'extensionsUsed', `${pointer}/gltf`);
+    r.strings(gltf, 'extensionsRequired', `${pointer}/gltf`);
+  }
   return rep as unknown as ApiRepresentation;
 }

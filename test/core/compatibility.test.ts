@@ -9,6 +9,7 @@ import {
   RUNTIMES,
   runtimeReports,
 } from '../../src/core/compatibility.ts';
+import { BROWSER_GLTF_EXTENSIONS } from '../../src/core/gltf-extensions.ts';
 
 const cloud = { id: 'cloud', type: 'point-cloud', format: 'ply', mediaType: 'application/octet-stream' };
 const mesh = { id: 'mesh', type: 'mesh', format: 'glb', mediaType: 'model/gltf-binary' };
@@ -55,5 +56,44 @@ describe('compatibility', () => {
 
   it('writes the no-compatible text with every named report', () => {
     expect(noCompatibleText([cloud])).toBe(`No compatible representation: ${CLOUD_REPORT}`);
+  });
+});
+
+describe('glTF extensions', () => {
+  const required = (...names: string[]) => ({ ...mesh, gltf: { extensionsRequired: names } });
+
+  it('declares the supported extensions on browser-gltf only', () => {
+    expect(RUNTIMES[0]!.extensions).toBe(BROWSER_GLTF_EXTENSIONS);
+    expect(RUNTIMES[1]!.extensions).toBeUndefined();
+  });
+
+  it('accepts an asset whose required extensions are all supported, and one that requires none', () => {
+    expect(compatibleRuntimes(required('KHR_draco_mesh_compression', 'KHR_texture_basisu'))).toEqual(['browser-gltf']);
+    expect(compatibleRuntimes({ ...mesh, gltf: null })).toEqual(['browser-gltf']);
+  });
+
+  it('writes one mismatch per unsupported required extension, after type, format and media type, joined with "; "', () => {
+    const list = BROWSER_GLTF_EXTENSIONS.join(', ');
+    expect(runtimeReports(required('EXT_a', 'KHR_draco_mesh_compression', 'EXT_b', 'EXT_a'))[0]).toEqual({
+      runtime: 'browser-gltf',
+      compatible: false,
+      report: `extension "EXT_a" is not supported; expected ${list}; extension "EXT_b" is not supported; expected ${list}`,
+    });
+    expect(mismatches({ type: 'model', format: 'glb', mediaType: 'model/gltf-binary', gltf: { extensionsRequired: ['EXT_a'] } }, RUNTIMES[0]!)).toEqual([
+      'type "model" is not supported; expected mesh',
+      `extension "EXT_a" is not supported; expected ${list}`,
+    ]);
+  });
+
+  it('never picks such an asset, so the version has no installed runtime', () => {
+    const bad = { ...required('EXT_a'), id: 'mesh' };
+    expect(pickPresentable([bad])).toBeUndefined();
+    expect(pickPresentable([bad, image])).toEqual({ rep: image, runtime: 'browser-image' });
+    expect(noCompatibleText([bad])).toMatch(/^No compatible representation: mesh\/browser-gltf: extension "EXT_a" is not supported; expected EXT_mesh_gpu_instancing, .* \| mesh\/browser-image: type "mesh"/);
+  });
+
+  it('keeps the list sorted and free of duplicates', () => {
+    expect([...BROWSER_GLTF_EXTENSIONS].sort()).toEqual(BROWSER_GLTF_EXTENSIONS);
+    expect(new Set(BROWSER_GLTF_EXTENSIONS).size).toBe(BROWSER_GLTF_EXTENSIONS.length);
   });
 });

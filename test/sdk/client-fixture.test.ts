@@ -135,6 +135,14 @@ describe('getObject', () => {
     expect((error as InvalidResponseError).pointer).toBe('/representations/0/byteLength');
     expect((error as Error).message).toContain('must be a non-negative integer, got -1');
 
+    const inventory = { triangles: 12, vertices: 24, drawCalls: 1, materials: 1, textures: 0, animations: 0, skins: 0, extensionsUsed: [], extensionsRequired: 'KHR_x' };
+    replace(path, JSON.stringify({ ...doc, representations: [{ ...doc.representations[0], gltf: inventory }] }));
+    error = await rejection(client.getObject('chair', '1.0.0'));
+    expect((error as InvalidResponseError).pointer).toBe('/representations/0/gltf/extensionsRequired');
+    replace(path, JSON.stringify({ ...doc, representations: [{ ...doc.representations[0], gltf: { ...inventory, extensionsRequired: [], triangles: 1.5 } }] }));
+    error = await rejection(client.getObject('chair', '1.0.0'));
+    expect((error as InvalidResponseError).pointer).toBe('/representations/0/gltf/triangles');
+
     const { name: _name, ...nameless } = doc.manifest;
     replace(path, JSON.stringify({ ...doc, manifest: nameless }));
     error = await rejection(client.getObject('chair', '1.0.0'));

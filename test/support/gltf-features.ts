@@ -314,12 +314,14 @@ export async function featureAssets(): Promise<FeatureAsset[]> {
     out.push({ name: 'lights', description: 'a cube lit by a point light', requires: ['KHR_lights_punctual'], bytes: await glb(doc) });
   }
   {
-    const { doc, primitive } = cubeDocument('variants');
+    const { doc, material, primitive } = cubeDocument('variants');
     const ext = doc.createExtension(KHRMaterialsVariants).setRequired(true);
     const green = doc.createMaterial('green').setBaseColorFactor([0.08, 0.75, 0.16, 1]);
-    const variant = ext.createVariant('Green');
-    ext.createVariant('Orange');
-    primitive.setExtension('KHR_materials_variants', ext.createMappingList().addMapping(ext.createMapping().setMaterial(green).addVariant(variant)));
+    const mappings = ext
+      .createMappingList()
+      .addMapping(ext.createMapping().setMaterial(green).addVariant(ext.createVariant('Green')))
+      .addMapping(ext.createMapping().setMaterial(material).addVariant(ext.createVariant('Orange')));
+    primitive.setExtension('KHR_materials_variants', mappings);
     out.push({ name: 'variants', description: 'a cube with an orange and a green material variant', requires: ['KHR_materials_variants'], variants: ['Green', 'Orange'], bytes: await glb(doc) });
   }
   {
