@@ -10,15 +10,21 @@ interface ModelViewerGlobal {
 
 /**
  * Sets the decoder locations in `self.ModelViewerElement`, resolved against `base` (the page's URL). model-viewer reads
- * them in each element's constructor, so this must run before the first `<model-viewer>` is made; without it the element
- * falls back to a third-party CDN.
+ * them in each element's constructor, so this runs before every `<model-viewer>` is made; without it the element falls
+ * back to a third-party CDN. Draco and Basis are fetched only when a model needs them; the meshopt script is fetched as
+ * soon as its location is known, so it is given only with `meshopt` (once given, it stays).
  */
-export function configureDecoders(locations: DecoderLocations, base: string, scope: { ModelViewerElement?: ModelViewerGlobal } = self as never): void {
+export function configureDecoders(
+  locations: DecoderLocations,
+  base: string,
+  want: { meshopt: boolean },
+  scope: { ModelViewerElement?: ModelViewerGlobal } = self as never,
+): void {
   const abs = (path: string): string => new URL(path, base).href;
   scope.ModelViewerElement = {
     ...(scope.ModelViewerElement ?? {}),
     dracoDecoderLocation: abs(locations.draco),
     ktx2TranscoderLocation: abs(locations.ktx2),
-    meshoptDecoderLocation: abs(locations.meshopt),
+    ...(want.meshopt ? { meshoptDecoderLocation: abs(locations.meshopt) } : {}),
   };
 }

@@ -46,6 +46,7 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
   }
 
   const mesh = pick.runtime === 'browser-gltf';
+  let extensionsUsed: string[] = [];
   // The poster is fetched and verified alongside the mesh, never shown unchecked.
   const poster = mesh ? ctx.poster?.() : undefined;
   ctx.show(fetchingView(rep, 0));
@@ -82,6 +83,7 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
       return undefined;
     }
     // The bytes are the judge: an extension they require that the runtime lacks is Unsupported, whatever the page said.
+    extensionsUsed = validation.extensionsUsed;
     const asRead = { ...rep, gltf: { extensionsRequired: validation.extensionsRequired } };
     if (!pickPresentable([asRead])) {
       ctx.show(unsupportedView([asRead]));
@@ -93,7 +95,7 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
   let presented: Presented;
   try {
     presented = mesh
-      ? await presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, poster: await poster, decoders: ctx.decoders, signal: ctx.signal })
+      ? await presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, poster: await poster, decoders: ctx.decoders, extensionsUsed, signal: ctx.signal })
       : await presentImage(ctx.stage, bytes, { mediaType: rep.mediaType, alt: `${ctx.name} (${rep.id})`, signal: ctx.signal });
   } catch (error) {
     ctx.signal.throwIfAborted();

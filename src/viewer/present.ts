@@ -18,6 +18,8 @@ export interface MeshOptions {
   poster?: string | undefined;
   /** Where this site serves the Draco, meshopt and Basis/KTX2 decoders. */
   decoders: DecoderLocations;
+  /** The asset's `extensionsUsed`: model-viewer loads the meshopt decoder as soon as it knows where, so only for assets that need it. */
+  extensionsUsed?: readonly string[];
   signal?: AbortSignal | undefined;
 }
 
@@ -45,7 +47,7 @@ function prefersReducedMotion(): boolean {
  * and gets the animation controls below the view.
  */
 export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options: MeshOptions): Promise<Presented> {
-  configureDecoders(options.decoders, document.baseURI);
+  configureDecoders(options.decoders, document.baseURI, { meshopt: options.extensionsUsed?.includes('EXT_meshopt_compression') ?? false });
   await import('@google/model-viewer');
   options.signal?.throwIfAborted();
   const reducedMotion = prefersReducedMotion();

@@ -8,11 +8,12 @@ export interface ValidationRequest {
 }
 
 /** What the worker answers: the findings (empty when the asset passes) and the asset's `extensionsRequired`, or why it could not validate. */
-export type ValidationAnswer = { findings: GltfFinding[]; extensionsRequired: string[] } | { error: string };
+export type ValidationAnswer = { findings: GltfFinding[]; extensionsUsed: string[]; extensionsRequired: string[] } | { error: string };
 
-/** The verdict: `failure` is null when the asset passes, else the text; `extensionsRequired` as the validator read them. */
+/** The verdict: `failure` is null when the asset passes, else the text; the extensions as the validator read them. */
 export interface GltfValidation {
   failure: string | null;
+  extensionsUsed: string[];
   extensionsRequired: string[];
 }
 
@@ -32,12 +33,15 @@ export function validateGltf(bytes: Uint8Array, uri: string, signal?: AbortSigna
     worker.onmessage = (event: MessageEvent<ValidationAnswer>) => {
       done();
       const answer = event.data;
-      if ('error' in answer) resolve({ failure: answer.error, extensionsRequired: [] });
-      else resolve({ failure: answer.findings.length ? formatGltfFindings(answer.findings) : null, extensionsRequired: answer.extensionsRequired });
+      if ('error' in answer) resolve({ failure: answer.error, extensionsUsed: [], extensionsRequired: [] });
+      else {
+        const failure = answer.findings.length ? formatGltfFindings(answer.findings) : null;
+        resolve({ failure, extensionsUsed: answer.extensionsUsed, extensionsRequired: answer.extensionsRequired });
+      }
     };
     worker.onerror = (event) => {
       done();
-      resolve({ failure: `gltf-validator could not run: ${event.message || 'the validation worker failed to start'}`, extensionsRequired: [] });
+      resolve({ failure: `gltf-validator could not run: ${event.message || 'the validation worker failed to start'}`, extensionsUsed: [], extensionsRequired: [] });
     };
     const copy = bytes.slice();
     worker.postMessage({ bytes: copy, uri } satisfies ValidationRequest, [copy.buffer]);

@@ -11,7 +11,8 @@ const scope = self as unknown as {
 scope.onmessage = (event) => {
   const { bytes, uri } = event.data;
   validateBytes(bytes, { uri, externalResourceFunction: refuseExternalResource, writeTimestamp: false, maxIssues: 100 }).then(
-    (report) => scope.postMessage({ findings: gltfFindings(report), extensionsRequired: report.info?.extensionsRequired ?? [] }),
+    (report) =>
+      scope.postMessage({ findings: gltfFindings(report), extensionsUsed: report.info?.extensionsUsed ?? [], extensionsRequired: report.info?.extensionsRequired ?? [] }),
     (error: unknown) => scope.postMessage({ error: `gltf-validator cannot read the file: ${error instanceof Error ? error.message : String(error)}` }),
   );
 };
