@@ -8,7 +8,7 @@ import { validateGltf } from './validate-in-worker.ts';
 import type { VerifiedBytes } from './verified-bytes.ts';
 import { verifyBytes } from './verify-bytes.ts';
 import type { ViewerRepresentation } from './viewer-config.ts';
-import { failedView, fetchingView, loadedView, unsupportedView, verifyingView, type ViewerView } from './viewer-state.ts';
+import { failedView, fetchingView, hashingView, loadedView, unsupportedView, verifyingView, type ViewerView } from './viewer-state.ts';
 
 /** What an inspection needs from the page. */
 export interface InspectContext {
@@ -65,7 +65,7 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
   }
 
   ctx.show(verifyingView(rep, 'checking the byte length and the SHA-256'));
-  const verified = await verifyBytes(bytes, rep);
+  const verified = await verifyBytes(bytes, rep, { onHashProgress: (hashed) => ctx.show(hashingView(rep, hashed)) });
   ctx.signal.throwIfAborted();
   if (!verified.ok) {
     ctx.show(failedView(rep, verified.reason, verified.detail));

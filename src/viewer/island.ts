@@ -19,6 +19,8 @@ export function render(root: HTMLElement, view: ViewerView): void {
   if (progress) {
     progress.hidden = !view.progress;
     if (view.progress) {
+      const what = view.state === 'fetching' ? 'Bytes received' : 'Bytes hashed';
+      if (progress.getAttribute('aria-label') !== what) progress.setAttribute('aria-label', what);
       progress.max = Math.max(view.progress.total, 1);
       progress.value = view.progress.received;
     }

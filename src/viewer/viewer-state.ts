@@ -1,5 +1,5 @@
 /** The viewer's states and the words it shows for each (DESIGN §6). Pure: no DOM. */
-import { noCompatibleText } from '../core/compatibility.ts';
+import { noCompatibleText, type Capabilities } from '../core/compatibility.ts';
 import { formatCount } from '../core/format-count.ts';
 import type { Representation } from '../core/types.ts';
 
@@ -50,6 +50,17 @@ export function verifyingView(rep: Named, step: string): ViewerView {
   return { state: 'verifying', label: 'Verifying', text: `${fileName(rep)}: ${step}`, representation: rep.id };
 }
 
+/** While a large file is hashed: `<file>: hashing, 1,234 of 5,678 bytes (SHA-256)`, with a determinate bar. */
+export function hashingView(rep: Named & Pick<Representation, 'byteLength'>, hashed: number): ViewerView {
+  return {
+    state: 'verifying',
+    label: 'Verifying',
+    text: `${fileName(rep)}: hashing, ${formatCount(hashed)} of ${formatCount(rep.byteLength)} bytes (SHA-256)`,
+    representation: rep.id,
+    progress: { received: hashed, total: rep.byteLength },
+  };
+}
+
 /** Shown once every check passed and the runtime presented the verified bytes. */
 export function loadedView(rep: Named & Pick<Representation, 'byteLength' | 'hash'>, validated: boolean): ViewerView {
   const checks = `${formatCount(rep.byteLength)} bytes, SHA-256 ${rep.hash} verified`;
@@ -67,7 +78,7 @@ export function failedView(rep: Named, reason: FailureReason, detail: string): V
 }
 
 /** The seed's `Preview unavailable` state labelled `Unsupported`, with the reports verbatim. */
-export function unsupportedView(reps: ReadonlyArray<Pick<Representation, 'id' | 'type' | 'format' | 'mediaType'>>): ViewerView {
+export function unsupportedView(reps: ReadonlyArray<Capabilities & Pick<Representation, 'id'>>): ViewerView {
   const only = reps.length === 1 ? reps[0] : undefined;
   return {
     state: 'unsupported',

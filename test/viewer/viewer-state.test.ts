@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failedView, fetchingView, idleView, loadedView, unsupportedView, verifyingView } from '../../src/viewer/viewer-state.ts';
+import { failedView, fetchingView, hashingView, idleView, loadedView, unsupportedView, verifyingView } from '../../src/viewer/viewer-state.ts';
 
 const mesh = { id: 'mesh', format: 'glb', byteLength: 1234567, hash: `sha256-${'A'.repeat(43)}=` };
 const cloud = { id: 'cloud', type: 'point-cloud', format: 'ply', mediaType: 'application/octet-stream' };
@@ -20,6 +20,11 @@ describe('viewer views', () => {
     const view = fetchingView(mesh, 65536);
     expect(view.text).toBe('mesh.glb: 65,536 of 1,234,567 bytes');
     expect(view.progress).toEqual({ received: 65536, total: 1234567 });
+  });
+
+  it('shows bytes hashed of the whole while a large file is hashed', () => {
+    const view = hashingView(mesh, 65536);
+    expect(view).toMatchObject({ state: 'verifying', label: 'Verifying', text: 'mesh.glb: hashing, 65,536 of 1,234,567 bytes (SHA-256)', progress: { received: 65536, total: 1234567 } });
   });
 
   it('says what was verified once loaded', () => {
