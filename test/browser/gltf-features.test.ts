@@ -19,7 +19,24 @@ import { buildSite } from '../support/build-site.ts';
 import { tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 import { featureAssets, TEXTURE_GREEN, TEXTURE_RED, unknownExtensionAsset, type FeatureAsset } from '../support/gltf-features.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { LARGE_FILE_BYTES } from '../../src/viewer/verify-bytes.ts';
 import { viewerOutcome } from '../viewer/support/viewer-page.ts';
+
+/** A PNG of random pixels of at least `bytes` bytes (noise does not compress). */
+async function noisePng(bytes: number): Promise<Uint8Array> {
+  const side = Math.ceil(Math.sqrt(bytes / 3)) + 16;
+  const raw = Buffer.alloc(side * side * 3);
+  let x = 2463534242;
+  for (let i = 0; i < raw.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    raw[i] = x & 0xff;
+  }
+  const png = await sharp(raw, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  if (png.byteLength < bytes) throw new Error(`the noise PNG has ${png.byteLength} bytes, fewer than ${bytes}`);
+  return new Uint8Array(png);
+}
 
 const UNKNOWN = 'EXT_made_up_for_tests';
 
@@ -34,6 +51,7 @@ const manifests = new Map<string, Manifest>();
 const FEATURES = 'gltf-features';
 const ANIMATED = 'gltf-animated';
 const UNKNOWN_OBJECT = 'gltf-unknown-extension';
+const LARGE = 'large-image';
 
 beforeAll(async () => {
   assets = await featureAssets();
@@ -45,6 +63,7 @@ beforeAll(async () => {
   await write(FEATURES, 'one representation per glTF feature', assets.filter((a) => a.name !== 'animated').map((a) => glb(a.name, a.bytes)));
   await write(ANIMATED, 'a cube with two animations', [glb('mesh', assets.find((a) => a.name === 'animated')!.bytes)]);
   await write(UNKNOWN_OBJECT, 'a cube that requires an extension no runtime knows', [glb('mesh', await unknownExtensionAsset(UNKNOWN))]);
+  await write(LARGE, 'a photo larger than the size from which the viewer hashes in slices', [{ id: 'photo', type: 'image', format: 'png', mediaType: 'image/png', bytes: await noisePng(LARGE_FILE_BYTES + 1_000_000) }]);
   dist = join(parent, 'dist');
   const built = await buildSite({ outDir: dist, registryDir: reg.root });
   if (built.code !== 0) throw new Error(`the build failed:\n${built.stdout}\n${built.stderr}`);
@@ -296,5 +315,39 @@ describe('an asset that requires an extension no runtime knows', () => {
     const version = await client.getObject(m.id, m.version);
     expect(version.representations[0]).toMatchObject({ runtimes: [], compatibility: named });
     expect(version.representations[0]!.reports[0]).toEqual({ runtime: 'browser-gltf', compatible: false, report: `extension "${UNKNOWN}" is not supported; expected ${BROWSER_GLTF_EXTENSIONS.join(', ')}` });
+  });
+});
+
+describe('a large file', () => {
+  it('shows a determinate progress bar while it downloads and while it is hashed, then loads', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const seen: Array<[string, string, number, number]> = [];
+      (window as unknown as { progressSeen: typeof seen }).progressSeen = seen;
+      new MutationObserver(() => {
+        const root = document.querySelector<HTMLElement>('[data-viewer]');
+        const bar = root?.querySelector<HTMLProgressElement>('.viewer-progress');
+        if (root && bar && !bar.hidden) seen.push([root.dataset.viewerState ?? '', bar.getAttribute('aria-label') ?? '', bar.value, bar.max]);
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['value', 'max', 'hidden', 'data-viewer-state'] });
+    });
+    try {
+      const m = manifests.get(LARGE)!;
+      const rep = m.representations[0]!;
+      await page.goto(`${server.origin}/${versionPagePath(m.id, m.version)}`);
+      const outcome = await viewerOutcome(page);
+      expect(outcome, outcome.text).toMatchObject({ state: 'loaded', representation: 'photo' });
+      const seen = await page.evaluate(() => (window as unknown as { progressSeen: Array<[string, string, number, number]> }).progressSeen);
+      const fetching = seen.filter(([state]) => state === 'fetching');
+      const hashing = seen.filter(([state, label]) => state === 'verifying' && label === 'Bytes hashed');
+      expect(fetching.length).toBeGreaterThan(1);
+      expect(hashing.length).toBeGreaterThan(2);
+      for (const [, , value, max] of [...fetching, ...hashing]) expect(max).toBe(rep.byteLength);
+      expect(fetching.every(([, label]) => label === 'Bytes received')).toBe(true);
+      expect(hashing.map(([, , value]) => value)).toEqual([...hashing.map(([, , value]) => value)].sort((a, b) => a - b));
+      expect(hashing.at(-1)![2]).toBe(rep.byteLength);
+    } finally {
+      await context.close();
+    }
   });
 });
