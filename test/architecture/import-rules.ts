@@ -20,7 +20,7 @@ export const RULES: Readonly<Record<string, FolderRule>> = {
   pages: { folders: ['core', 'registry', 'site'], packages: '*' },
   jobs: { folders: ['core', 'io'], packages: '*' },
   sdk: { folders: ['core'], packages: ['semver'] },
-  viewer: { folders: ['core'], packages: ['@google/model-viewer', 'gltf-validator', 'three'] },
+  viewer: { folders: ['core'], packages: ['@google/model-viewer', 'gltf-validator', 'hash-wasm', 'three'] },
   bench: { folders: ['core', 'io', 'registry', 'publish', 'site', 'jobs', 'sdk', 'viewer'], packages: '*' },
 };
 

@@ -1,7 +1,6 @@
 import { Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { formatNotes, gltfInventory, gltfJson, gltfJsonCounts, gltfNotes, noteCodes, type GltfNotes } from '../../src/core/gltf-inventory.ts';
-import { inventoryItems } from '../../src/core/record-view.ts';
 
 const note = (code: string, severity: number) => ({ code, message: `${code} message`, severity });
 
@@ -54,20 +53,5 @@ describe('gltf inventory', () => {
     expect(formatNotes(notes)).toBe('5 warnings (W1, W2, W3, ...), 1 info (I1)');
     expect(formatNotes({ ...notes, warnings: 0, infos: 0 })).toBeNull();
     expect(notes.truncated).toBe(true);
-  });
-
-  it('lists the inventory as the record page shows it', () => {
-    const inv = { triangles: 1234567, vertices: 3, drawCalls: 1, materials: 1, textures: 0, animations: 0, skins: 0, extensionsUsed: ['KHR_a', 'KHR_b'], extensionsRequired: [] };
-    expect(inventoryItems(inv).map((i) => `${i.label}: ${i.value}`)).toEqual([
-      'Triangles: 1,234,567',
-      'Vertices: 3',
-      'Draw calls: 1',
-      'Materials: 1',
-      'Textures: 0',
-      'Animations: 0',
-      'Skins: 0',
-      'Extensions used: KHR_a, KHR_b',
-      'Extensions required: none',
-    ]);
   });
 });
