@@ -110,25 +110,36 @@ describe('cancel', () => {
   it('is never lost when it meets the runner taking up the job', async () => {
     const dir = await tempDir();
     const paths = dataPaths(dir.path);
-    const real = await FsJobStore.open(paths.jobs);
-    const blobs = await FsBlobStore.open(paths.blobs);
     const queue = new MemoryQueue();
+    const real = await FsJobStore.open(paths.jobs, { onQueued: (id) => queue.enqueue(id) });
+    const blobs = await FsBlobStore.open(paths.blobs);
     const pool = new WorkerPool({ size: 1 });
     const logs: string[] = [];
     let runner!: JobRunner;
     let started = false;
     // The real store, with the cancel's write held back until the runner has had every chance to take the job up.
     const jobs: JobStore = Object.assign(Object.create(real) as JobStore, {
-      update: async (id: string, patch: Partial<JobRecord>): Promise<JobRecord> => {
-        if (patch.status === 'canceled' && !started) {
+      cancel: async (id: string): Promise<JobRecord | undefined> => {
+        if (!started) {
           started = true;
           await runner.start(1);
           for (let i = 0; i < 20 && (await real.get(id))?.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 25));
         }
-        return real.update(id, patch);
+        return real.cancel(id);
       },
     });
-    runner = new JobRunner({ jobs, blobs, queue, pool, limits: DEFAULT_LIMITS, policy: { allowLoopback: false, allowPrivate: false }, log: (l) => logs.push(l) });
+    runner = new JobRunner({
+      jobs,
+      blobs,
+      queue,
+      pool,
+      limits: DEFAULT_LIMITS,
+      policy: { allowLoopback: false, allowPrivate: false },
+      log: (l) => logs.push(l.msg),
+      exclusive: true,
+      leaseMs: 30_000,
+      onCancel: () => {},
+    });
     try {
       const now = new Date().toISOString();
       const image = await discPng();
