@@ -44,8 +44,16 @@ export class PgQueue implements JobQueue {
     const log = options.log ?? (() => {});
     const boss = new PgBoss({ db: { executeSql: (text, values) => pool.query(text, values) }, schedule: false, supervise: true, migrate: true });
     boss.on('error', (err) => log(`pg-boss: ${(err as Error).message}`));
-    await boss.start();
-    await boss.createQueue(QUEUE_NAME, { name: QUEUE_NAME, policy: 'standard', retryLimit: 5, retryDelay: 0, expireInSeconds: options.tokenExpirySeconds });
+    // pg-boss installs its schema on first start; processes that start together on a new database take turns.
+    const lock = await pool.connect();
+    try {
+      await lock.query(`SELECT pg_advisory_lock(hashtext('aso.pgboss-start'))`);
+      await boss.start();
+      await boss.createQueue(QUEUE_NAME, { name: QUEUE_NAME, policy: 'standard', retryLimit: 5, retryDelay: 0, expireInSeconds: options.tokenExpirySeconds });
+    } finally {
+      await lock.query(`SELECT pg_advisory_unlock(hashtext('aso.pgboss-start'))`).catch(() => {});
+      lock.release();
+    }
     const queue = new PgQueue(boss, pool, options);
     notifier.on(CHANNELS.queued, () => queue.wake?.());
     return queue;
