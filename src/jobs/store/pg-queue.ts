@@ -31,6 +31,8 @@ export class PgQueue implements JobQueue {
   private closed = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Set when something asked to wake the loop while it was not waiting, so that the next wait returns at once. */
+  private woken = false;
   private closing: Promise<void> | undefined;
 
   private constructor(
@@ -55,7 +57,7 @@ export class PgQueue implements JobQueue {
       lock.release();
     }
     const queue = new PgQueue(boss, pool, options);
-    notifier.on(CHANNELS.queued, () => queue.wake?.());
+    notifier.on(CHANNELS.queued, () => queue.nudge());
     return queue;
   }
 
@@ -77,7 +79,7 @@ export class PgQueue implements JobQueue {
   close(): Promise<void> {
     return (this.closing ??= (async () => {
       this.closed = true;
-      this.wake?.();
+      this.nudge();
       await this.loop;
       await Promise.allSettled([...this.running]);
       await this.boss.stop({ graceful: false, close: false, wait: true });
@@ -95,6 +97,7 @@ export class PgQueue implements JobQueue {
       const free = this.concurrency - this.running.size;
       let tokens: Array<PgBoss.Job<{ id: string }>> = [];
       if (free > 0) {
+        this.woken = false;
         try {
           tokens = await this.boss.fetch<{ id: string }>(QUEUE_NAME, { batchSize: free });
         } catch (err) {
@@ -114,14 +117,23 @@ export class PgQueue implements JobQueue {
       .catch((err: Error) => log(`pg-boss complete failed for job ${token.data.id}: ${err.message}`))
       .finally(() => {
         this.running.delete(run);
-        this.wake?.();
+        this.nudge();
       });
     this.running.add(run);
   }
 
+  /** Wakes the loop, now or at its next wait. */
+  private nudge(): void {
+    if (this.wake) this.wake();
+    else this.woken = true;
+  }
+
   /** Waits for a notification, a free slot, or the poll interval. */
   private idle(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+    if (this.closed || this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.options.pollMs ?? 2000);
       function done(): void {
