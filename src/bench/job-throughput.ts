@@ -70,9 +70,12 @@ export function formatThroughput(runs: readonly ThroughputRun[]): string {
 
 async function measureOne(config: { backend: 'files' | 'postgres'; workers: number; jobs: number; model: string; image: Uint8Array; dataDir: string; databaseUrl?: string }): Promise<ThroughputRun> {
   const { backend, workers, jobs, model, image, dataDir, databaseUrl } = config;
-  const keys = await openKeys({ dataDir, databaseUrl });
-  const { key } = await keys.create('bench');
-  await keys.close();
+  // A key may create 60 jobs a minute: the jobs come from several keys, as from several clients.
+  const store = await openKeys({ dataDir, databaseUrl });
+  const keys: string[] = [];
+  for (let i = 0; i < Math.ceil((jobs + workers * 3) / 50); i++) keys.push((await store.create(`bench ${i}`)).key);
+  await store.close();
+  let sent = 0;
   const children: ChildProcess[] = [];
   try {
     const db = databaseUrl ? ['--database-url', databaseUrl] : [];
@@ -83,6 +86,7 @@ async function measureOne(config: { backend: 'files' | 'postgres'; workers: numb
       const form = new FormData();
       form.set('model', model);
       form.set('image', new Blob([new Uint8Array(image)]), 'bench.png');
+      const key = keys[sent++ % keys.length]!;
       const response = await fetch(`${api}/v1/jobs`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
       if (response.status !== 202) throw new Error(`submitting a bench job answered ${response.status}: ${await response.text()}`);
     };
