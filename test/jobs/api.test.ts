@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDocument } from '../../src/jobs/service/index.ts';
-import { authed, discPng, gradientJpeg, parsePly, postJson, postUpload, startImageServer, startTestService, waitForJob, type TestService } from './helpers.ts';
+import { sql } from '../support/postgres.ts';
+import { authed, BACKENDS, discPng, gradientJpeg, parsePly, postJson, postUpload, startImageServer, startTestService, waitForJob, type TestService } from './helpers.ts';
 
 type ErrorBody = { error: { code: string; message: string } };
 
@@ -18,13 +19,13 @@ async function expectError(response: Response, status: number, code: string): Pr
   return body;
 }
 
-describe('the job API over HTTP', () => {
+describe.each(BACKENDS)('the job API over HTTP (%s)', (backend) => {
   let svc: TestService;
   let png: Uint8Array;
   let images: Awaited<ReturnType<typeof startImageServer>>;
 
   beforeAll(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ backend });
     png = await discPng();
     const jpeg = await gradientJpeg();
     images = await startImageServer((req, res) => {
@@ -186,7 +187,7 @@ describe('the job API over HTTP', () => {
   });
 
   it('413: request body, upload and pixel count over the limits', async () => {
-    const small = await startTestService({ limits: { maxImageBytes: 2000, maxImagePixels: 1000 } });
+    const small = await startTestService({ backend, limits: { maxImageBytes: 2000, maxImagePixels: 1000 } });
     try {
       await expectError(await postUpload(small.url, small.key, 'card', new Uint8Array(5000)), 413, 'image_too_large');
       const tiny = await discPng(40, 30);
@@ -202,7 +203,7 @@ describe('the job API over HTTP', () => {
   });
 
   it('a model run over the job time limit fails the job with code timeout', async () => {
-    const hasty = await startTestService({ limits: { jobTimeoutMs: 1 } });
+    const hasty = await startTestService({ backend, limits: { jobTimeoutMs: 1 } });
     try {
       const job = await waitForJob(hasty.url, hasty.key, ((await (await postUpload(hasty.url, hasty.key, 'relief', png)).json()) as JobDocument).id);
       expect(job).toMatchObject({ status: 'failed', download_url: null, error: { code: 'timeout', message: 'the model ran longer than 1 ms' } });
@@ -212,7 +213,7 @@ describe('the job API over HTTP', () => {
   });
 
   it('429 with Retry-After once a key goes over its rate, other keys unaffected', async () => {
-    const limited = await startTestService({ rateLimit: { maxCreates: 2, maxRequests: 5, windowMs: 60_000 }, processJobs: false });
+    const limited = await startTestService({ backend, rateLimit: { maxCreates: 2, maxRequests: 5, windowMs: 60_000 }, processJobs: false });
     try {
       expect((await postUpload(limited.url, limited.key, 'card', png)).status).toBe(202);
       expect((await postUpload(limited.url, limited.key, 'card', png)).status).toBe(202);
@@ -230,16 +231,64 @@ describe('the job API over HTTP', () => {
     }
   });
 
-  it('500 as JSON without a stack trace when the store fails', async () => {
-    const broken = await startTestService({ processJobs: false });
+  it('operations: /healthz, /readyz names the store it checked, /metrics counts jobs and run times per model', async () => {
+    expect(await (await fetch(`${svc.url}/healthz`)).json()).toEqual({ ok: true });
+    const ready = await fetch(`${svc.url}/readyz`);
+    expect(ready.status).toBe(200);
+    const store = backend === 'postgres' ? 'database' : 'job_store';
+    expect(await ready.json()).toEqual({ ok: true, checks: { [store]: 'ok', blob_store: 'ok' } });
+    await waitForJob(svc.url, svc.key, ((await (await postUpload(svc.url, svc.key, 'card', png)).json()) as JobDocument).id);
+    const metrics = await fetch(`${svc.url}/metrics`);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    expect(text).toMatch(/^aso_jobs_queue_depth \d+$/m);
+    expect(text).toMatch(/^aso_jobs_running \d+$/m);
+    expect(text).toMatch(new RegExp(`^aso_process_jobs_running\\{backend="${backend}"\\} \\d+$`, 'm'));
+    const succeeded = Number(/^aso_jobs\{status="succeeded"\} (\d+)$/m.exec(text)?.[1]);
+    expect(succeeded).toBeGreaterThan(0);
+    const cards = Number(/^aso_job_duration_seconds_count\{model="card"\} (\d+)$/m.exec(text)?.[1]);
+    expect(cards).toBeGreaterThan(0);
+    expect(text).toContain(`aso_job_duration_seconds_bucket{model="card",le="+Inf"} ${cards}`);
+  });
+
+  it('/readyz answers 503 naming the store that does not answer', async () => {
+    const broken = await startTestService({ backend, processJobs: false });
     try {
-      await rm(join(broken.dataDir, 'jobs'), { recursive: true });
-      await writeFile(join(broken.dataDir, 'jobs'), 'not a folder');
-      const body = await expectError(await postUpload(broken.url, broken.key, 'card', png), 500, 'internal_error');
-      expect(body.error.message).not.toMatch(/ENOTDIR|jobs/);
+      if (backend === 'files') await rm(join(broken.dataDir, 'jobs'), { recursive: true });
+      else await sql(broken.databaseUrl!, 'ALTER TABLE aso.jobs RENAME TO jobs_gone');
+      const ready = await fetch(`${broken.url}/readyz`);
+      expect(ready.status).toBe(503);
+      const body = (await ready.json()) as { ok: boolean; checks: Record<string, string> };
+      expect(body.ok).toBe(false);
+      expect(body.checks[backend === 'postgres' ? 'database' : 'job_store']).toMatch(/^unavailable: /);
+      expect(body.checks.blob_store).toBe('ok');
+      expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
     } finally {
-      await rm(join(broken.dataDir, 'jobs'), { force: true });
-      await mkdir(join(broken.dataDir, 'jobs'));
+      if (backend === 'files') await mkdir(join(broken.dataDir, 'jobs'));
+      else await sql(broken.databaseUrl!, 'ALTER TABLE aso.jobs_gone RENAME TO jobs');
+      await broken.stop();
+    }
+  });
+
+  it('500 as JSON without a stack trace when the store fails', async () => {
+    const broken = await startTestService({ backend, processJobs: false });
+    const jobsDir = join(broken.dataDir, 'jobs');
+    try {
+      if (backend === 'files') {
+        await rm(jobsDir, { recursive: true });
+        await writeFile(jobsDir, 'not a folder');
+      } else {
+        await sql(broken.databaseUrl!, 'ALTER TABLE aso.jobs RENAME TO jobs_gone');
+      }
+      const body = await expectError(await postUpload(broken.url, broken.key, 'card', png), 500, 'internal_error');
+      expect(body.error.message).not.toMatch(/ENOTDIR|jobs|relation|aso\./);
+    } finally {
+      if (backend === 'files') {
+        await rm(jobsDir, { force: true });
+        await mkdir(jobsDir);
+      } else {
+        await sql(broken.databaseUrl!, 'ALTER TABLE aso.jobs_gone RENAME TO jobs');
+      }
       await broken.stop();
     }
   });

@@ -2,13 +2,13 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobDocument } from '../../src/jobs/service/index.ts';
 import { launchBrowser } from '../support/browser.ts';
-import { discPng, postUpload, startTestService, waitForJob, type TestService } from './helpers.ts';
+import { BACKENDS, discPng, postUpload, startTestService, waitForJob, type TestService } from './helpers.ts';
 
-describe('the dashboard in a browser', () => {
+describe.each(BACKENDS)('the dashboard in a browser (%s)', (backend) => {
   let svc: TestService;
   let browser: Browser;
   beforeAll(async () => {
-    [svc, browser] = await Promise.all([startTestService(), launchBrowser()]);
+    [svc, browser] = await Promise.all([startTestService({ backend }), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

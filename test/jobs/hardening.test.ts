@@ -15,14 +15,14 @@ import { FsBlobStore } from '../../src/jobs/store/fs-blob-store.ts';
 import { FsJobStore } from '../../src/jobs/store/fs-job-store.ts';
 import { MemoryQueue } from '../../src/jobs/store/memory-queue.ts';
 import type { JobRecord, JobStore } from '../../src/jobs/store/types.ts';
-import { authed, discPng, startTestService, tempDir, type TestService } from './helpers.ts';
+import { authed, BACKENDS, discPng, startTestService, tempDir, type TestService } from './helpers.ts';
 
 type ErrorBody = { error: { code: string; message: string } };
 
-describe('malformed multipart bodies', () => {
+describe.each(BACKENDS)('malformed multipart bodies (%s)', (backend) => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ processJobs: false });
+    svc = await startTestService({ backend, processJobs: false });
   });
   afterAll(() => svc.stop());
 
@@ -49,10 +49,10 @@ describe('malformed multipart bodies', () => {
   });
 });
 
-describe('rate limits before authentication', () => {
+describe.each(BACKENDS)('rate limits before authentication (%s)', (backend) => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ processJobs: false, rateLimit: { maxRequests: 3, maxCreates: 3, windowMs: 60_000 } });
+    svc = await startTestService({ backend, processJobs: false, rateLimit: { maxRequests: 3, maxCreates: 3, windowMs: 60_000 } });
   });
   afterAll(() => svc.stop());
 
@@ -74,7 +74,7 @@ describe('rate limits before authentication', () => {
   });
 
   it('still counts a valid key on its own', async () => {
-    const other = await startTestService({ processJobs: false, rateLimit: { maxRequests: 3, maxCreates: 3, windowMs: 60_000 } });
+    const other = await startTestService({ backend, processJobs: false, rateLimit: { maxRequests: 3, maxCreates: 3, windowMs: 60_000 } });
     try {
       for (let i = 0; i < 3; i++) expect((await fetch(`${other.url}/v1/models`)).status).toBe(401);
       // The address is used up without a key; a real key has a budget of its own.
@@ -110,25 +110,36 @@ describe('cancel', () => {
   it('is never lost when it meets the runner taking up the job', async () => {
     const dir = await tempDir();
     const paths = dataPaths(dir.path);
-    const real = await FsJobStore.open(paths.jobs);
-    const blobs = await FsBlobStore.open(paths.blobs);
     const queue = new MemoryQueue();
+    const real = await FsJobStore.open(paths.jobs, { onQueued: (id) => queue.enqueue(id) });
+    const blobs = await FsBlobStore.open(paths.blobs);
     const pool = new WorkerPool({ size: 1 });
     const logs: string[] = [];
     let runner!: JobRunner;
     let started = false;
     // The real store, with the cancel's write held back until the runner has had every chance to take the job up.
     const jobs: JobStore = Object.assign(Object.create(real) as JobStore, {
-      update: async (id: string, patch: Partial<JobRecord>): Promise<JobRecord> => {
-        if (patch.status === 'canceled' && !started) {
+      cancel: async (id: string): Promise<JobRecord | undefined> => {
+        if (!started) {
           started = true;
           await runner.start(1);
           for (let i = 0; i < 20 && (await real.get(id))?.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 25));
         }
-        return real.update(id, patch);
+        return real.cancel(id);
       },
     });
-    runner = new JobRunner({ jobs, blobs, queue, pool, limits: DEFAULT_LIMITS, policy: { allowLoopback: false, allowPrivate: false }, log: (l) => logs.push(l) });
+    runner = new JobRunner({
+      jobs,
+      blobs,
+      queue,
+      pool,
+      limits: DEFAULT_LIMITS,
+      policy: { allowLoopback: false, allowPrivate: false },
+      log: (l) => logs.push(l.msg),
+      exclusive: true,
+      leaseMs: 30_000,
+      onCancel: () => {},
+    });
     try {
       const now = new Date().toISOString();
       const image = await discPng();

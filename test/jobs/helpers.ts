@@ -6,6 +6,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { startJobService, type JobDocument, type JobService, type JobServiceOptions } from '../../src/jobs/service/index.ts';
+import { freshDatabase } from '../support/postgres.ts';
+
+/** The backends every behaviour test of the job service runs against: one suite, parametrised. */
+export const BACKENDS = ['files', 'postgres'] as const;
+
+/** A backend of the job service. */
+export type BackendKind = (typeof BACKENDS)[number];
+
+/** Where a test service keeps its data: a temporary folder, and a fresh database for Postgres. */
+export interface TestData {
+  backend: BackendKind;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Removes the folder (the database goes with the test server). */
+  remove(): Promise<void>;
+}
+
+/** New, empty data for `backend`. */
+export async function testData(backend: BackendKind): Promise<TestData> {
+  const dir = await tempDir();
+  return { backend, dataDir: dir.path, databaseUrl: backend === 'postgres' ? await freshDatabase() : undefined, remove: dir.remove };
+}
 
 /** A temporary folder and a way to remove it. */
 export async function tempDir(prefix = 'aso-jobs-test-'): Promise<{ path: string; remove(): Promise<void> }> {
@@ -33,29 +55,33 @@ export async function gradientJpeg(width = 64, height = 48): Promise<Uint8Array>
   return new Uint8Array(await sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
 }
 
-/** A running service over a fresh data folder, with one API key. */
+/** A running service over fresh data, with one API key. */
 export interface TestService {
   service: JobService;
   url: string;
   key: string;
   dataDir: string;
+  databaseUrl?: string;
   /** Stops the service and removes its data. */
   stop(): Promise<void>;
 }
 
-/** Starts a service on a free loopback port that may fetch loopback image URLs. */
-export async function startTestService(options: Partial<JobServiceOptions> = {}, dataDir?: string): Promise<TestService> {
-  const dir = dataDir ? { path: dataDir, remove: async () => {} } : await tempDir();
-  const service = await startJobService({ port: 0, allowLoopbackFetch: true, concurrency: 2, ...options, dataDir: dir.path });
+/** Starts a service on a free loopback port that may fetch loopback image URLs, over `data` or fresh data of `backend` (files unless told). */
+export async function startTestService(options: Partial<JobServiceOptions> & { backend?: BackendKind } = {}, data?: TestData): Promise<TestService> {
+  const { backend = 'files', ...rest } = options;
+  const owned = data ? undefined : await testData(backend);
+  const use = data ?? owned!;
+  const service = await startJobService({ port: 0, allowLoopbackFetch: true, concurrency: 2, ...rest, dataDir: use.dataDir, databaseUrl: use.databaseUrl });
   const key = await service.createKey('test');
   return {
     service,
     url: service.url,
     key,
-    dataDir: dir.path,
+    dataDir: use.dataDir,
+    databaseUrl: use.databaseUrl,
     stop: async () => {
       await service.close();
-      await dir.remove();
+      await owned?.remove();
     },
   };
 }

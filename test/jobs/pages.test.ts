@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './helpers.ts';
+import { BACKENDS, startTestService, type TestService } from './helpers.ts';
 
-describe('pages: home, sign-up and dashboard', () => {
+describe.each(BACKENDS)('pages: home, sign-up and dashboard (%s)', (backend) => {
   let open: TestService;
   let closed: TestService;
   beforeAll(async () => {
-    [open, closed] = await Promise.all([startTestService({ openSignup: true, processJobs: false }), startTestService({ processJobs: false })]);
+    [open, closed] = await Promise.all([startTestService({ backend, openSignup: true, processJobs: false }), startTestService({ backend, processJobs: false })]);
   });
   afterAll(async () => {
     await Promise.all([open.stop(), closed.stop()]);

@@ -1,30 +1,44 @@
-/** `npm run jobs -- <command>`: serve the job API, or create, list and revoke its API keys. */
+/** `npm run jobs -- <command>`: serve the job API and its workers, or create, list and revoke its API keys. */
 import { parseArgs } from 'node:util';
-import { openKeyStore } from '../store/data-dir.ts';
+import { openKeys } from '../store/backend.ts';
+import { redactUrl } from '../store/pg-pool.ts';
 import { startJobService, type JobService } from './index.ts';
-import { DEFAULT_PORT } from './options.ts';
+import { DEFAULT_LEASE_MS, DEFAULT_PORT, type ServiceRole } from './options.ts';
 
-/** Where the commands write. */
+/** Where the commands write, and the environment they read (`DATABASE_URL`). */
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The data folder when `--data` is not given (relative to the working directory). */
 export const DEFAULT_DATA_DIR = '.aso-jobs';
 
 const USAGE = `Usage:
-  npm run jobs -- serve [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data ${DEFAULT_DATA_DIR}] [--concurrency N]
+  npm run jobs -- serve [--role all|api|worker] [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data ${DEFAULT_DATA_DIR}] [--concurrency N]
+                        [--database-url URL | --embedded-postgres DIR] [--lease-seconds ${DEFAULT_LEASE_MS / 1000}]
                         [--open-signup] [--allow-loopback-fetch] [--allow-private-fetch] [--public-url URL] [--log]
-  npm run jobs -- keys create --name <name> [--data ${DEFAULT_DATA_DIR}]
-  npm run jobs -- keys list [--data ${DEFAULT_DATA_DIR}]
-  npm run jobs -- keys revoke <key id or name> [--data ${DEFAULT_DATA_DIR}]`;
+  npm run jobs -- keys create --name <name> [--data ${DEFAULT_DATA_DIR} | --database-url URL]
+  npm run jobs -- keys list [--data ${DEFAULT_DATA_DIR} | --database-url URL]
+  npm run jobs -- keys revoke <key id or name> [--data ${DEFAULT_DATA_DIR} | --database-url URL]
+
+Without a database everything lives in the data folder, for one process. DATABASE_URL (or --database-url) keeps jobs,
+keys and the queue in Postgres, shared by any number of processes (--role api and --role worker); the data folder then
+holds only the blobs, and every process must see the same one. --embedded-postgres DIR starts a local Postgres from
+node_modules with its data in DIR.`;
 
 /** A mistake in the command line: printed with the usage, exit code 2. */
 class UsageError extends Error {}
 
+/** A service and what must stop after it (an embedded Postgres). */
+export interface RunningService extends JobService {
+  /** Set when this process started a local Postgres. */
+  databaseUrl?: string;
+}
+
 /** Runs one command; resolves to the exit code. `serve` resolves with the running service instead of an exit code. */
-export async function runJobsCli(argv: readonly string[], io: CliIo): Promise<number | JobService> {
+export async function runJobsCli(argv: readonly string[], io: CliIo): Promise<number | RunningService> {
   try {
     const [command, ...rest] = argv;
     if (command === 'serve') return await serve(rest, io);
@@ -44,15 +58,21 @@ export async function runJobsCli(argv: readonly string[], io: CliIo): Promise<nu
   }
 }
 
-async function serve(args: string[], io: CliIo): Promise<JobService> {
+const ROLES: readonly ServiceRole[] = ['all', 'api', 'worker'];
+
+async function serve(args: string[], io: CliIo): Promise<RunningService> {
   const { values } = parseArgs({
     args,
     strict: true,
     options: {
+      role: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       data: { type: 'string' },
       concurrency: { type: 'string' },
+      'database-url': { type: 'string' },
+      'embedded-postgres': { type: 'string' },
+      'lease-seconds': { type: 'string' },
       'open-signup': { type: 'boolean' },
       'allow-loopback-fetch': { type: 'boolean' },
       'allow-private-fetch': { type: 'boolean' },
@@ -60,50 +80,86 @@ async function serve(args: string[], io: CliIo): Promise<JobService> {
       log: { type: 'boolean' },
     },
   });
-  const port = values.port === undefined ? DEFAULT_PORT : integer('--port', values.port, 0, 65_535);
+  const role = (values.role ?? 'all') as ServiceRole;
+  if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}, got "${values.role}"`);
+  const port = values.port === undefined ? (role === 'worker' ? undefined : DEFAULT_PORT) : integer('--port', values.port, 0, 65_535);
   const concurrency = values.concurrency === undefined ? undefined : integer('--concurrency', values.concurrency, 1, 64);
+  const leaseSeconds = values['lease-seconds'] === undefined ? undefined : integer('--lease-seconds', values['lease-seconds'], 1, 3600);
+  if (values['database-url'] !== undefined && values['embedded-postgres'] !== undefined) throw new UsageError('give --database-url or --embedded-postgres, not both');
+  let databaseUrl = values['database-url'] ?? (values['embedded-postgres'] === undefined ? nonEmpty(io.env?.DATABASE_URL) : undefined);
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError(`the database URL must start with postgres:// (got "${redactUrl(databaseUrl)}")`);
   const dataDir = values.data ?? DEFAULT_DATA_DIR;
-  const service = await startJobService({
-    dataDir,
-    port,
-    host: values.host,
-    concurrency,
-    openSignup: values['open-signup'] ?? false,
-    allowLoopbackFetch: values['allow-loopback-fetch'] ?? false,
-    allowPrivateFetch: values['allow-private-fetch'] ?? false,
-    publicUrl: values['public-url'],
-    logger: values.log ?? false,
-  });
-  io.out(`ASO reference job service listening on ${service.url} (data: ${dataDir})`);
-  return service;
+  let stopDatabase: (() => Promise<void>) | undefined;
+  if (values['embedded-postgres'] !== undefined) {
+    const { startEmbeddedPostgres } = await import('../store/embedded-postgres.ts');
+    const embedded = await startEmbeddedPostgres({ dataDir: values['embedded-postgres'] });
+    databaseUrl = embedded.url;
+    stopDatabase = embedded.stop;
+    io.out(`Embedded Postgres running with its data in ${values['embedded-postgres']}: ${databaseUrl}`);
+  }
+  let service: JobService;
+  try {
+    service = await startJobService({
+      dataDir,
+      databaseUrl,
+      role,
+      port,
+      host: values.host,
+      concurrency,
+      leaseMs: leaseSeconds === undefined ? undefined : leaseSeconds * 1000,
+      openSignup: values['open-signup'] ?? false,
+      allowLoopbackFetch: values['allow-loopback-fetch'] ?? false,
+      allowPrivateFetch: values['allow-private-fetch'] ?? false,
+      publicUrl: values['public-url'],
+      logger: values.log ?? false,
+    });
+  } catch (err) {
+    await stopDatabase?.();
+    throw err;
+  }
+  const store = databaseUrl ? `database: ${redactUrl(databaseUrl)}, blobs: ${dataDir}` : `data: ${dataDir}`;
+  if (role === 'worker') io.out(`ASO job worker ${service.workerId} running (${store})${service.url ? `; health and metrics on ${service.url}` : ''}`);
+  else io.out(`ASO reference job service (role ${role}) listening on ${service.url} (${store})`);
+  return {
+    ...service,
+    ...(stopDatabase ? { databaseUrl } : {}),
+    close: async () => {
+      await service.close();
+      await stopDatabase?.();
+    },
+  };
 }
 
 async function keys(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { data: { type: 'string' }, name: { type: 'string' } } });
-  const store = await openKeyStore(values.data ?? DEFAULT_DATA_DIR);
-  if (sub === 'create') {
-    if (!values.name) throw new UsageError('keys create needs --name <name>');
-    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const { key, record } = await store.create(values.name);
-    io.out(`Created API key ${record.id} named "${record.name}". It is shown once, on the next line; only its hash is stored.`);
-    io.out(key);
+  const { values, positionals } = parseArgs({ args: rest, strict: true, allowPositionals: true, options: { data: { type: 'string' }, name: { type: 'string' }, 'database-url': { type: 'string' } } });
+  const databaseUrl = values['database-url'] ?? nonEmpty(io.env?.DATABASE_URL);
+  if (sub !== 'create' && sub !== 'list' && sub !== 'revoke') throw new UsageError(sub ? `unknown keys command "${sub}"` : 'keys needs a command: create, list or revoke');
+  if (sub === 'create' && !values.name) throw new UsageError('keys create needs --name <name>');
+  if (sub === 'create' && positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (sub === 'revoke' && positionals.length !== 1) throw new UsageError('keys revoke needs exactly one key id or name');
+  const store = await openKeys({ dataDir: values.data ?? DEFAULT_DATA_DIR, databaseUrl });
+  try {
+    if (sub === 'create') {
+      const { key, record } = await store.create(values.name!);
+      io.out(`Created API key ${record.id} named "${record.name}". It is shown once, on the next line; only its hash is stored.`);
+      io.out(key);
+    } else if (sub === 'list') {
+      const all = await store.list();
+      if (all.length === 0) io.out('No API keys.');
+      for (const r of all) io.out(`${r.id}\t${r.revokedAt ? `revoked ${r.revokedAt}` : 'active'}\tcreated ${r.createdAt}\t${r.name}`);
+    } else {
+      const record = await store.revoke(positionals[0]!);
+      io.out(`Revoked API key ${record.id} ("${record.name}").`);
+    }
     return 0;
+  } finally {
+    await store.close();
   }
-  if (sub === 'list') {
-    const all = await store.list();
-    if (all.length === 0) io.out('No API keys.');
-    for (const r of all) io.out(`${r.id}\t${r.revokedAt ? `revoked ${r.revokedAt}` : 'active'}\tcreated ${r.createdAt}\t${r.name}`);
-    return 0;
-  }
-  if (sub === 'revoke') {
-    const target = positionals[0];
-    if (!target || positionals.length > 1) throw new UsageError('keys revoke needs exactly one key id or name');
-    const record = await store.revoke(target);
-    io.out(`Revoked API key ${record.id} ("${record.name}").`);
-    return 0;
-  }
-  throw new UsageError(sub ? `unknown keys command "${sub}"` : 'keys needs a command: create, list or revoke');
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 function integer(flag: string, raw: string, min: number, max: number): number {

@@ -1,76 +1,103 @@
-/** The reference image-to-3D job service, in-process: `startJobService` opens the data folder, recovers unfinished jobs and listens. */
+/** The reference image-to-3D job service, in-process: `startJobService` opens its data (a folder, or Postgres), recovers unfinished jobs and listens. */
 import type { AddressInfo } from 'node:net';
-import { openFsBackend } from '../store/data-dir.ts';
+import type { FastifyInstance } from 'fastify';
+import { openBackend } from '../store/backend.ts';
 import { JobRunner } from './job-runner.ts';
-import { DEFAULT_LIMITS, DEFAULT_PORT, DEFAULT_RATE_LIMITS, defaultConcurrency, type JobServiceOptions } from './options.ts';
-import { buildServer } from './server.ts';
+import { jsonLogger } from './log.ts';
+import { DEFAULT_LEASE_MS, DEFAULT_LIMITS, DEFAULT_PORT, DEFAULT_RATE_LIMITS, defaultConcurrency, type JobServiceOptions } from './options.ts';
+import { buildOpsServer, buildServer } from './server.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export { MODEL_CATALOG, MODEL_PROVIDER, findModel, generatorRecord, type ModelId, type ModelInfo } from '../models/catalog.ts';
 export type { JobDocument } from './job-document.ts';
-export type { JobServiceOptions, RateLimits } from './options.ts';
+export type { JobServiceOptions, RateLimits, ServiceRole } from './options.ts';
 export type { RunnerLimits } from './job-runner.ts';
 
 /** A running service. */
 export interface JobService {
-  /** The origin it listens on, e.g. `http://127.0.0.1:8787`. */
+  /** The origin it listens on, e.g. `http://127.0.0.1:8787` (empty for a worker that serves no HTTP). */
   url: string;
   port: number;
+  /** Which parts run in this process. */
+  role: 'api' | 'worker' | 'all';
+  /** This process's name in job leases and logs. */
+  workerId: string;
   /** Makes an API key named `name` and returns it (it is stored only as a hash). */
   createKey(name: string): Promise<string>;
-  /** Stops listening; running jobs go back to `queued` and resume when the service starts again on the same data. */
+  /** Stops listening; running jobs go back to `queued` for another worker or the next start on the same data. */
   close(): Promise<void>;
 }
 
-/** Starts the service on `options.host:options.port` over the data in `options.dataDir`. */
+/** Starts the service on `options.host:options.port` over the data in `options.dataDir`, or in Postgres when `options.databaseUrl` is set. */
 export async function startJobService(options: JobServiceOptions): Promise<JobService> {
+  const role = options.role ?? 'all';
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const rate = { ...DEFAULT_RATE_LIMITS, ...options.rateLimit };
   const concurrency = options.concurrency ?? defaultConcurrency();
   const logger = options.logger ?? false;
-  const log = (line: string): void => {
-    if (logger) process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: line })}\n`);
-  };
-  const backend = await openFsBackend(options.dataDir, log);
+  const log = jsonLogger(logger);
+  if (role !== 'all' && !options.databaseUrl) {
+    throw new Error(`--role ${role} needs a database shared by every process (DATABASE_URL or --database-url); the data folder serves one process, --role all`);
+  }
+  const backend = await openBackend({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, log: (msg) => log({ level: 'warn', msg }) });
   const policy = { allowLoopback: options.allowLoopbackFetch ?? false, allowPrivate: options.allowPrivateFetch ?? false };
   const pool = new WorkerPool({ size: concurrency });
-  const runner = new JobRunner({ jobs: backend.jobs, blobs: backend.blobs, queue: backend.queue, pool, limits, policy, log });
-  let app;
+  const runner = new JobRunner({
+    jobs: backend.jobs,
+    blobs: backend.blobs,
+    queue: backend.queue,
+    pool,
+    limits,
+    policy,
+    log,
+    exclusive: backend.exclusive,
+    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+    onCancel: (listener) => backend.onCancel(listener),
+  });
+  const processJobs = role !== 'api' && (options.processJobs ?? true);
+  const ops = { jobs: backend.jobs, blobs: backend.blobs, runner, backend: backend.kind };
+  let app: FastifyInstance | undefined;
   try {
-    app = await buildServer({
-      jobs: backend.jobs,
-      blobs: backend.blobs,
-      keys: backend.keys,
-      runner,
-      limits,
-      rate,
-      policy,
-      openSignup: options.openSignup ?? false,
-      publicUrl: options.publicUrl,
-      logger,
-    });
-    await app.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
-    if (options.processJobs ?? true) await runner.start(concurrency);
+    if (role === 'worker') {
+      if (options.port !== undefined) app = await buildOpsServer(ops, logger);
+    } else {
+      app = await buildServer({
+        jobs: backend.jobs,
+        blobs: backend.blobs,
+        keys: backend.keys,
+        runner,
+        limits,
+        rate,
+        policy,
+        openSignup: options.openSignup ?? false,
+        publicUrl: options.publicUrl,
+        logger,
+        ops,
+      });
+    }
+    await app?.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
+    if (processJobs) await runner.start(concurrency);
   } catch (err) {
     await app?.close();
     await runner.close();
-    await backend.jobs.close();
-    await backend.release();
+    await backend.close();
     throw err;
   }
-  const address = app.server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const address = app?.server.address() as AddressInfo | undefined;
+  const host = address?.family === 'IPv6' ? `[${address.address}]` : address?.address;
+  log({ msg: 'service started', role, backend: backend.kind, worker: runner.id, processJobs, ...(address ? { port: address.port } : {}) });
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${address.port}`,
-    port: address.port,
+    url: address ? `http://${host}:${address.port}` : '',
+    port: address?.port ?? 0,
+    role,
+    workerId: runner.id,
     createKey: async (name) => (await backend.keys.create(name)).key,
     close: () =>
       (closing ??= (async () => {
-        await app.close();
+        await app?.close();
         await runner.close();
-        await backend.jobs.close();
-        await backend.release();
+        await backend.close();
       })()),
   };
 }

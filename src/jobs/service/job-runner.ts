@@ -1,11 +1,13 @@
-/** Takes queued jobs, fetches their image, runs the model on the worker pool and records the outcome. */
-import { createHash } from 'node:crypto';
+/** Takes queued jobs, fetches their image, runs the model on the worker pool and records the outcome, under a lease that other processes can see. */
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { findModel } from '../models/catalog.ts';
-import { FINAL_STATUSES, type BlobStore, type JobQueue, type JobRecord, type JobStore } from '../store/types.ts';
+import type { BlobStore, JobQueue, JobRecord, JobStore } from '../store/types.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { fetchImage, FetchError } from './fetch-image.ts';
 import { checkImage, ImageRejection, type ImageLimits } from './image-check.ts';
-import { TaskError, WorkerPool } from './worker-pool.ts';
+import type { LogFn } from './log.ts';
+import { TaskError, type WorkerPool } from './worker-pool.ts';
 
 /** The limits a job runs under. */
 export interface RunnerLimits extends ImageLimits {
@@ -24,7 +26,13 @@ export interface RunnerDeps {
   pool: WorkerPool;
   limits: RunnerLimits;
   policy: AddressPolicy;
-  log: (line: string) => void;
+  log: LogFn;
+  /** True when this process alone uses the data: jobs left running at start were interrupted, and no lease needs renewing. */
+  exclusive: boolean;
+  /** How long a claim on a running job holds without renewal; a worker that dies loses its jobs after this. */
+  leaseMs: number;
+  /** Subscribes to cancellations made by other processes. */
+  onCancel(listener: (id: string) => void): void;
 }
 
 /** The blob name of a job's input image. */
@@ -39,89 +47,101 @@ export function assetBlob(job: Pick<JobRecord, 'id' | 'asset'>): string {
 
 const CANCELED = 'canceled';
 const SHUTDOWN = 'shutdown';
+const LOST = 'lease_lost';
 
 /** Runs jobs from the queue, a bounded number at a time. */
 export class JobRunner {
+  /** This runner's name in leases and logs. */
+  readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly lastProgress = new Map<string, number>();
-  private readonly steps = new Map<string, Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> = Promise.resolve();
+  private closed = false;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    deps.onCancel((id) => this.active.get(id)?.controller.abort(CANCELED));
+  }
 
-  /** Takes up jobs that a stopped service left behind, then starts consuming the queue. */
+  /** The jobs this process runs now. */
+  get running(): number {
+    return this.active.size;
+  }
+
+  /** Takes up jobs that a stopped service left behind, then starts consuming the queue (and, on shared data, renewing leases and reclaiming lapsed ones). */
   async start(concurrency: number): Promise<void> {
     await this.recover();
     this.deps.queue.consume((id) => this.process(id), concurrency);
-  }
-
-  /** Jobs left `running` are queued again (or failed after too many attempts); every `queued` job is enqueued in order. */
-  async recover(): Promise<void> {
-    const { jobs, queue, limits, log } = this.deps;
-    for (const job of await jobs.listByStatus('running')) {
-      if (job.attempts >= limits.maxAttempts) {
-        await jobs.update(job.id, {
-          status: 'failed',
-          finishedAt: new Date().toISOString(),
-          error: { code: 'interrupted', message: `the service stopped while the job was running, ${job.attempts} times; it is not tried again` },
-        });
-        log(`job ${job.id} failed: interrupted ${job.attempts} times`);
-      } else {
-        await jobs.update(job.id, { status: 'queued', progress: 0 });
-        log(`job ${job.id} was running when the service stopped; queued again`);
-      }
+    if (!this.deps.exclusive) {
+      this.timer = setInterval(() => (this.sweeping = this.sweeping.then(() => this.sweep())), Math.max(100, Math.floor(this.deps.leaseMs / 3)));
+      this.timer.unref();
     }
-    for (const job of await jobs.listByStatus('queued')) await queue.enqueue(job.id);
   }
 
-  /** Stores the input (if uploaded) and the record, then queues the job. */
+  /** Jobs whose worker is gone go back to the queue (or fail after too many attempts); on the data folder every `queued` job is queued again in order. */
+  async recover(): Promise<void> {
+    const { jobs, queue, limits, exclusive } = this.deps;
+    await this.reclaim(exclusive);
+    if (exclusive) for (const job of await jobs.listByStatus('queued')) await queue.enqueue(job.id);
+  }
+
+  /** Stores the input (if uploaded) and the record, which queues the job. */
   async submit(job: JobRecord, image?: Uint8Array): Promise<void> {
     if (image) await this.deps.blobs.put(inputBlob(job.id), image);
     await this.deps.jobs.insert(job);
-    await this.deps.queue.enqueue(job.id);
   }
 
-  /**
-   * Cancels a queued or running job and returns it; a finished job is returned unchanged. The check and the write are
-   * one step against the runner taking the job up (see `exclusive`), so a cancel is never overwritten by `running`.
-   */
+  /** Cancels a queued or running job, wherever it runs, and returns it; a finished job is returned unchanged. */
   async cancel(id: string): Promise<JobRecord | undefined> {
-    const outcome = await this.exclusive(id, async (): Promise<{ job: JobRecord | undefined } | { wait: Promise<void> }> => {
-      const job = await this.deps.jobs.get(id);
-      if (!job || FINAL_STATUSES.includes(job.status)) return { job };
-      const running = this.active.get(id);
-      running?.controller.abort(CANCELED);
-      // A running job is marked canceled by its own run once the model stops; a queued one (taken from the queue or
-      // not) is marked here, and the run that takes it up finds it canceled.
-      if (job.status === 'running' && running) return { wait: running.done };
-      return { job: await this.deps.jobs.update(id, { status: 'canceled', finishedAt: new Date().toISOString() }) };
-    });
-    if ('job' in outcome) return outcome.job;
-    await outcome.wait;
-    return this.deps.jobs.get(id);
+    const running = this.active.get(id);
+    if (running) {
+      running.controller.abort(CANCELED);
+      await running.done;
+    }
+    const job = await this.deps.jobs.cancel(id);
+    // A run of this process that claimed the job while the cancel was being written stops now; its result would be dropped anyway.
+    const late = this.active.get(id);
+    if (late) {
+      late.controller.abort(CANCELED);
+      await late.done;
+    }
+    return job;
   }
 
-  /** Runs `task` after every earlier `exclusive` task of the same job in this process: a job's status moves one step at a time. */
-  private exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.steps.get(id) ?? Promise.resolve()).then(task, task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.steps.set(id, settled);
-    void settled.then(() => {
-      if (this.steps.get(id) === settled) this.steps.delete(id);
-    });
-    return run;
-  }
-
-  /** Stops taking jobs; running jobs go back to `queued` and resume when a service opens the same data. */
+  /** Stops taking jobs; running jobs go back to `queued` for another worker, or for the next start on the same data. */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
     for (const { controller } of this.active.values()) controller.abort(SHUTDOWN);
     await this.deps.queue.close();
+    await this.sweeping;
     await this.deps.pool.close();
   }
 
+  /** Renews the leases of running jobs (stopping those this runner lost), then reclaims lapsed leases of others. */
+  private async sweep(): Promise<void> {
+    if (this.closed) return;
+    const { jobs, leaseMs, log } = this.deps;
+    try {
+      const ids = [...this.active.keys()];
+      if (ids.length > 0) {
+        const held = new Set(await jobs.renew(this.id, ids, leaseMs));
+        for (const id of ids) if (!held.has(id)) this.active.get(id)?.controller.abort(LOST);
+      }
+      await this.reclaim(false);
+    } catch (err) {
+      log({ level: 'warn', msg: 'lease sweep failed', worker: this.id, err: (err as Error).message });
+    }
+  }
+
+  private async reclaim(all: boolean): Promise<void> {
+    const { requeued, failed } = await this.deps.jobs.reclaim({ all, maxAttempts: this.deps.limits.maxAttempts });
+    for (const job of requeued) this.deps.log({ level: 'warn', msg: 'job interrupted; queued again', job: job.id, attempts: job.attempts, worker: this.id });
+    for (const job of failed) this.deps.log({ level: 'warn', msg: 'job failed: interrupted too many times', job: job.id, attempts: job.attempts, worker: this.id });
+  }
+
   private process(id: string): Promise<void> {
+    if (this.closed || this.active.has(id)) return Promise.resolve();
     const controller = new AbortController();
     const done = this.work(id, controller.signal).finally(() => {
       this.active.delete(id);
@@ -132,54 +152,54 @@ export class JobRunner {
   }
 
   private async work(id: string, signal: AbortSignal): Promise<void> {
-    const { jobs, blobs, pool, limits, policy, log } = this.deps;
-    const claimed = await this.exclusive(id, async () => {
-      const queued = await jobs.get(id);
-      if (!queued || queued.status !== 'queued' || signal.aborted) return undefined;
-      return { queued, job: await jobs.update(id, { status: 'running', progress: 1, attempts: queued.attempts + 1, startedAt: new Date().toISOString() }) };
-    });
+    const { jobs, blobs, pool, limits, policy, log, leaseMs } = this.deps;
+    // A cancel or a shutdown that came before the claim leaves the job alone; the claim itself is one conditional step
+    // in the store, so a cancel written there first is never overwritten by `running`.
+    if (signal.aborted) return;
+    const claimed = await jobs.claim(id, this.id, leaseMs);
     if (!claimed) return;
-    const { queued } = claimed;
-    let job = claimed.job;
-    const model = findModel(queued.model);
+    const started = Date.now();
+    log({ msg: 'job started', job: id, model: claimed.model, attempt: claimed.attempts, worker: this.id });
+    const model = findModel(claimed.model);
     try {
-      if (!model) throw new TaskError('unknown_model', `model "${queued.model}" is not in the catalog`);
+      if (!model) throw new TaskError('unknown_model', `model "${claimed.model}" is not in the catalog`);
       let image = await blobs.get(inputBlob(id));
       if (!image) {
-        if (job.input.kind !== 'url') throw new TaskError('input_missing', 'the uploaded image of this job is missing from the data folder');
-        image = (await fetchImage(job.input.url, { policy, timeoutMs: limits.fetchTimeoutMs, maxBytes: limits.maxImageBytes, maxRedirects: limits.maxRedirects, signal })).bytes;
+        if (claimed.input.kind !== 'url') throw new TaskError('input_missing', 'the uploaded image of this job is missing from the blob store');
+        image = (await fetchImage(claimed.input.url, { policy, timeoutMs: limits.fetchTimeoutMs, maxBytes: limits.maxImageBytes, maxRedirects: limits.maxRedirects, signal })).bytes;
         await checkImage(image, limits);
         await blobs.put(inputBlob(id), image);
       }
       this.progress(id, 10);
       const bytes = await pool.run({ model: model.id, image, signal, timeoutMs: limits.jobTimeoutMs, onProgress: (f) => this.progress(id, 10 + f * 85) });
-      // A cancel (or a shutdown) that came as the model finished still wins over the result.
       signal.throwIfAborted();
       const asset = { format: model.format, mediaType: model.mediaType, byteLength: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
       await blobs.put(assetBlob({ id, asset }), bytes);
-      job = await jobs.update(id, { status: 'succeeded', progress: 100, asset, finishedAt: new Date().toISOString() });
-      log(`job ${id} succeeded (${model.id}, ${bytes.length} bytes)`);
+      const done = await jobs.updateHeld(id, this.id, { status: 'succeeded', progress: 100, asset, finishedAt: new Date().toISOString() });
+      log({ msg: done ? 'job succeeded' : 'job finished after it was canceled or reclaimed; result dropped', job: id, model: model.id, bytes: bytes.length, ms: Date.now() - started, worker: this.id });
     } catch (err) {
       if (signal.aborted && signal.reason === SHUTDOWN) {
-        await jobs.update(id, { status: 'queued', progress: 0, attempts: queued.attempts, startedAt: null });
+        await jobs.updateHeld(id, this.id, { status: 'queued', progress: 0, attempts: claimed.attempts - 1, startedAt: null });
+        log({ msg: 'job handed back at shutdown', job: id, worker: this.id });
         return;
       }
-      if (signal.aborted && signal.reason === CANCELED) {
-        await jobs.update(id, { status: 'canceled', finishedAt: new Date().toISOString() });
+      if (signal.aborted && (signal.reason === CANCELED || signal.reason === LOST)) {
+        if (signal.reason === CANCELED) await jobs.updateHeld(id, this.id, { status: 'canceled', finishedAt: new Date().toISOString() });
+        log({ msg: signal.reason === CANCELED ? 'job canceled' : 'job lease lost; stopped', job: id, worker: this.id });
         return;
       }
       const error = describe(err);
-      if (error.code === 'internal_error') log(`job ${id} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      await jobs.update(id, { status: 'failed', error, finishedAt: new Date().toISOString() });
+      log({ level: error.code === 'internal_error' ? 'error' : 'info', msg: 'job failed', job: id, code: error.code, ...(error.code === 'internal_error' ? { err: err instanceof Error ? (err.stack ?? err.message) : String(err) } : {}), worker: this.id });
+      await jobs.updateHeld(id, this.id, { status: 'failed', error, finishedAt: new Date().toISOString() });
     }
   }
 
-  /** Records progress when it has moved by at least 5 points (writes are serialized per job by the store). */
+  /** Records progress when it has moved by at least 5 points. */
   private progress(id: string, value: number): void {
     const rounded = Math.min(99, Math.max(0, Math.floor(value)));
     if (rounded - (this.lastProgress.get(id) ?? 0) < 5) return;
     this.lastProgress.set(id, rounded);
-    this.deps.jobs.update(id, { progress: rounded }).catch((err: Error) => this.deps.log(`job ${id}: progress not saved: ${err.message}`));
+    this.deps.jobs.updateHeld(id, this.id, { progress: rounded }).catch((err: Error) => this.deps.log({ level: 'warn', msg: 'progress not saved', job: id, err: err.message }));
   }
 }
 

@@ -1,5 +1,6 @@
-// Starts a model worker thread: the worker runs the TypeScript sources, so it registers the tsx loader first.
+// The file piscina loads in each worker thread: the models are TypeScript sources, so it registers the tsx loader first.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./model-worker.ts');
+const { default: runModelTask } = await import('./model-worker.ts');
+export default runModelTask;

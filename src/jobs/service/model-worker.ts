@@ -1,30 +1,28 @@
-/** The body of a worker thread: runs models on the images it is sent and reports progress. */
-import { parentPort } from 'node:worker_threads';
+/** The task function of a model worker thread: runs a model on an image, reports progress on a port, and returns the bytes or the reason it failed. */
+import type { MessagePort } from 'node:worker_threads';
 import { ModelInputError } from '../models/model-error.ts';
 import { runModel } from '../models/run-model.ts';
 
-/** A request from the pool. */
-export interface WorkerRequest {
-  id: number;
+/** What the pool sends for one run. */
+export interface ModelTask {
   model: string;
   image: Uint8Array;
+  /** Receives the model's progress, a fraction 0..1. */
+  progress: MessagePort;
 }
 
-/** A message back to the pool. */
-export type WorkerReply =
-  | { id: number; type: 'progress'; fraction: number }
-  | { id: number; type: 'done'; bytes: Uint8Array }
-  | { id: number; type: 'error'; code: string; message: string };
+/** A run's result: errors are returned as values so that their code crosses the thread boundary intact. */
+export type ModelOutcome = { ok: true; bytes: Uint8Array } | { ok: false; code: string; message: string };
 
-const port = parentPort;
-if (!port) throw new Error('model-worker.ts runs inside a worker thread');
-
-port.on('message', (request: WorkerRequest) => {
-  const reply = (message: WorkerReply): void => port.postMessage(message);
-  runModel(request.model, request.image, (fraction) => reply({ id: request.id, type: 'progress', fraction }))
-    .then((bytes) => reply({ id: request.id, type: 'done', bytes }))
-    .catch((err: unknown) => {
-      const code = err instanceof ModelInputError ? err.code : 'model_failed';
-      reply({ id: request.id, type: 'error', code, message: err instanceof Error ? err.message : String(err) });
-    });
-});
+/** Runs one task inside a worker thread. */
+export default async function runModelTask(task: ModelTask): Promise<ModelOutcome> {
+  try {
+    const bytes = await runModel(task.model, task.image, (fraction) => task.progress.postMessage(fraction));
+    return { ok: true, bytes };
+  } catch (err) {
+    const code = err instanceof ModelInputError ? err.code : 'model_failed';
+    return { ok: false, code, message: err instanceof Error ? err.message : String(err) };
+  } finally {
+    task.progress.close();
+  }
+}

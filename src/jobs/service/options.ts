@@ -12,11 +12,20 @@ export interface RateLimits {
   maxCreates: number;
 }
 
+/** Which parts of the service a process runs: the HTTP API, the model workers, or both. */
+export type ServiceRole = 'api' | 'worker' | 'all';
+
 /** Everything `startJobService` accepts. */
 export interface JobServiceOptions {
-  /** The folder that keeps jobs, assets and keys. */
+  /** The folder that keeps jobs, assets and keys; with a database, only the blobs (inputs and assets). */
   dataDir: string;
-  /** 8787 unless given; 0 picks a free port. */
+  /** A `postgres://` URL: jobs, keys and the queue live in this database, shared by any number of processes. */
+  databaseUrl?: string;
+  /** `all` unless given; `api` and `worker` need a database. */
+  role?: ServiceRole;
+  /** How long a worker's claim on a running job holds without renewal (Postgres); a worker that dies loses its jobs after this. */
+  leaseMs?: number;
+  /** 8787 unless given; 0 picks a free port. A worker listens (health and metrics only) when a port is given. */
   port?: number;
   /** 127.0.0.1 unless given. */
   host?: string;
@@ -47,6 +56,9 @@ export const DEFAULT_LIMITS: RunnerLimits = {
   jobTimeoutMs: 120_000,
   maxAttempts: 2,
 };
+
+/** The default lease of a running job: renewed every third of it, lost this long after its worker died. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 /** The default per-key rate limits. */
 export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 60_000, maxRequests: 600, maxCreates: 60 };

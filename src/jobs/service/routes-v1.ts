@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findModel, MODEL_CATALOG } from '../models/catalog.ts';
-import type { ApiKeyRecord, BlobStore, JobRecord, JobStore, KeyStore } from '../store/types.ts';
+import { IdempotencyConflict, type ApiKeyRecord, type BlobStore, type JobRecord, type JobStore, type KeyStore } from '../store/types.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { ApiError } from './api-error.ts';
 import { authError } from './authenticate.ts';
@@ -88,16 +88,25 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
     const slot = `${owner}\n${key}`;
     while (pending.has(slot)) await pending.get(slot)!.catch(() => {});
     const hash = requestHash(modelId, body);
-    const work = (async () => {
+    const replay = async (): Promise<JobRecord | undefined> => {
       const existing = await jobs.findByIdempotencyKey(owner, key);
-      if (existing) {
-        if (existing.idempotency?.requestHash !== hash) {
-          throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key "${key}" was used with another request (job ${existing.id}); use a new key for a new job`);
-        }
-        void reply.header('idempotent-replayed', 'true');
-        return existing;
+      if (!existing) return undefined;
+      if (existing.idempotency?.requestHash !== hash) {
+        throw new ApiError(422, 'idempotency_key_reused', `Idempotency-Key "${key}" was used with another request (job ${existing.id}); use a new key for a new job`);
       }
-      return create(owner, modelId, body, { key, requestHash: hash }, request);
+      void reply.header('idempotent-replayed', 'true');
+      return existing;
+    };
+    const work = (async () => {
+      const existing = await replay();
+      if (existing) return existing;
+      try {
+        return await create(owner, modelId, body, { key, requestHash: hash }, request);
+      } catch (err) {
+        // Another API process stored a job with this key between the lookup and the insert: answer with that job.
+        if (err instanceof IdempotencyConflict) return (await replay()) ?? Promise.reject(err);
+        throw err;
+      }
     })();
     pending.set(slot, work);
     try {

@@ -7,6 +7,7 @@ import type { AddressPolicy } from './address-policy.ts';
 import { ApiError, handleError } from './api-error.ts';
 import { identify } from './authenticate.ts';
 import type { JobRunner, RunnerLimits } from './job-runner.ts';
+import { opsRoutes, type OpsDeps } from './ops-routes.ts';
 import type { RateLimits } from './options.ts';
 import { pageRoutes } from './pages/pages.ts';
 import { v1Routes } from './routes-v1.ts';
@@ -23,19 +24,35 @@ export interface ServerDeps {
   openSignup: boolean;
   publicUrl: string | undefined;
   logger: boolean;
+  ops: OpsDeps;
 }
 
 /** JSON bodies are small: a model id and a URL. */
 const JSON_BODY_LIMIT = 64 * 1024;
 
-/** The fastify app, ready to listen. */
-export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: deps.logger, bodyLimit: JSON_BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true });
+/** A fastify app with the error format and the 404 of the service. */
+function baseApp(logger: boolean): FastifyInstance {
+  const app = Fastify({ logger, bodyLimit: JSON_BODY_LIMIT, return503OnClosing: true, forceCloseConnections: true });
   app.decorateRequest('apiKey', null);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request) => {
     throw new ApiError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
+  return app;
+}
+
+/** The app of a worker process: only the operations routes. */
+export async function buildOpsServer(ops: OpsDeps, logger: boolean): Promise<FastifyInstance> {
+  const app = baseApp(logger);
+  await app.register((instance, _opts, done) => {
+    opsRoutes(instance, ops).then(() => done(), done);
+  });
+  return app;
+}
+
+/** The fastify app, ready to listen. */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = baseApp(deps.logger);
   // Who is asking is known before the limit counts: a live key is counted on its own, anything else (no key, a
   // malformed or wrong one) by address, so that floods without a valid key are limited too.
   app.addHook('onRequest', async (request) => {
@@ -72,6 +89,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register((pages, _opts, done) => {
     pageRoutes(pages, { keys: deps.keys, openSignup: deps.openSignup, maxSignups: 10, windowMs: deps.rate.windowMs }).then(() => done(), done);
   });
-  app.get('/healthz', async () => ({ ok: true }));
+  await app.register((instance, _opts, done) => {
+    opsRoutes(instance, deps.ops).then(() => done(), done);
+  });
   return app;
 }

@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path';
 import { FsBlobStore } from './fs-blob-store.ts';
 import { FsJobStore } from './fs-job-store.ts';
 import { FsKeyStore } from './fs-key-store.ts';
+import type { Backend } from './backend.ts';
 import { MemoryQueue } from './memory-queue.ts';
-import type { BlobStore, JobQueue, JobStore, KeyStore } from './types.ts';
+import type { KeyStore } from './types.ts';
 
 /** Where each kind of data lives inside the data folder. */
 export function dataPaths(dataDir: string): { root: string; jobs: string; blobs: string; keys: string; lock: string } {
@@ -18,30 +19,26 @@ export function openKeyStore(dataDir: string): Promise<KeyStore> {
   return FsKeyStore.open(dataPaths(dataDir).keys);
 }
 
-/** Everything the service keeps, opened from one data folder. */
-export interface Backend {
-  jobs: JobStore;
-  blobs: BlobStore;
-  keys: KeyStore;
-  queue: JobQueue;
-  /** Releases the folder lock. */
-  release(): Promise<void>;
-}
-
 /** Opens the file-system backend, refusing a folder that another running service holds. */
 export async function openFsBackend(dataDir: string, warn: (line: string) => void = () => {}): Promise<Backend> {
   const paths = dataPaths(dataDir);
   await mkdir(paths.root, { recursive: true });
   await acquireLock(paths.lock);
   try {
-    const [jobs, blobs, keys] = await Promise.all([FsJobStore.open(paths.jobs, warn), FsBlobStore.open(paths.blobs), FsKeyStore.open(paths.keys)]);
+    // Its errors go to standard error whatever the log setting: the runner records every failure of a job in the job.
+    const queue = new MemoryQueue();
+    const [jobs, blobs, keys] = await Promise.all([FsJobStore.open(paths.jobs, { warn, onQueued: (id) => queue.enqueue(id) }), FsBlobStore.open(paths.blobs), FsKeyStore.open(paths.keys)]);
     return {
+      kind: 'files',
       jobs,
       blobs,
       keys,
-      // Its errors go to standard error whatever the log setting: the runner records every failure of a job in the job.
-      queue: new MemoryQueue(),
-      release: async () => {
+      queue,
+      exclusive: true,
+      onCancel: () => {},
+      close: async () => {
+        await queue.close();
+        await jobs.close();
         HELD.delete(paths.lock);
         await rm(paths.lock, { force: true });
       },

@@ -1,6 +1,7 @@
 /** Blobs (job inputs and assets) as files in one folder, written atomically. */
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTemporaryFile, writeFileAtomic } from '../../io/atomic-file.ts';
 import type { BlobStore } from './types.ts';
@@ -11,10 +12,19 @@ const NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/;
 export class FsBlobStore implements BlobStore {
   private constructor(private readonly dir: string) {}
 
-  /** Opens (creating if needed) the folder and removes temporary files left by an interrupted write. */
-  static async open(dir: string): Promise<FsBlobStore> {
+  /**
+   * Opens (creating if needed) the folder and removes temporary files left by an interrupted write. With `shared`
+   * (several processes write the folder) only temporary files older than an hour go, since others may be writing.
+   */
+  static async open(dir: string, options: { shared?: boolean } = {}): Promise<FsBlobStore> {
     await mkdir(dir, { recursive: true });
-    for (const name of await readdir(dir)) if (isTemporaryFile(name)) await rm(join(dir, name), { force: true });
+    const cutoff = Date.now() - (options.shared ? 3_600_000 : 0);
+    for (const name of await readdir(dir)) {
+      if (!isTemporaryFile(name)) continue;
+      const path = join(dir, name);
+      const modified = options.shared ? (await stat(path).catch(() => undefined))?.mtimeMs : 0;
+      if (modified !== undefined && modified <= cutoff) await rm(path, { force: true });
+    }
     return new FsBlobStore(dir);
   }
 
@@ -46,6 +56,12 @@ export class FsBlobStore implements BlobStore {
 
   async delete(name: string): Promise<void> {
     await rm(this.path(name), { force: true });
+  }
+
+  async check(): Promise<void> {
+    const probe = join(this.dir, `.probe-${randomBytes(6).toString('hex')}.tmp`);
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
   }
 
   private path(name: string): string {

@@ -1,25 +1,37 @@
-/** Job records on the file system: one JSON file per job, written atomically, all held in memory for reads. */
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+/** Job records on the file system: one JSON file per job, written atomically, all held in memory for reads. One process owns the folder. */
+import { access, constants, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isTemporaryFile, writeFileAtomic } from '../../io/atomic-file.ts';
-import type { JobRecord, JobStatus, JobStore } from './types.ts';
+import { statsOf } from './job-stats.ts';
+import { IdempotencyConflict, interruptedError, type JobPatch, type JobRecord, type JobStats, type JobStatus, type JobStore, type ReclaimResult } from './types.ts';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Problems met while loading, one line each (for the service log). */
 export type LoadWarning = string;
 
+/** Options of the file job store. */
+export interface FsJobStoreOptions {
+  warn?: (w: LoadWarning) => void;
+  /** Called whenever a job becomes `queued` (the in-process queue). */
+  onQueued?: (id: string) => Promise<void>;
+}
+
 /** A `JobStore` over `<dir>/<id>.json`. */
 export class FsJobStore implements JobStore {
   private readonly jobs = new Map<string, JobRecord>();
   private readonly writes = new Map<string, Promise<unknown>>();
 
-  private constructor(private readonly dir: string) {}
+  private constructor(
+    private readonly dir: string,
+    private readonly onQueued: (id: string) => Promise<void>,
+  ) {}
 
   /** Opens (creating if needed) the store in `dir` and loads every record; unreadable files are set aside as `.corrupt`. */
-  static async open(dir: string, warn: (w: LoadWarning) => void = () => {}): Promise<FsJobStore> {
+  static async open(dir: string, options: FsJobStoreOptions = {}): Promise<FsJobStore> {
+    const warn = options.warn ?? (() => {});
     await mkdir(dir, { recursive: true });
-    const store = new FsJobStore(dir);
+    const store = new FsJobStore(dir, options.onQueued ?? (async () => {}));
     for (const name of (await readdir(dir)).sort()) {
       const path = join(dir, name);
       if (isTemporaryFile(name)) {
@@ -42,7 +54,9 @@ export class FsJobStore implements JobStore {
   async insert(job: JobRecord): Promise<void> {
     if (!ID_PATTERN.test(job.id)) throw new Error(`job id "${job.id}" is not a safe file name`);
     if (this.jobs.has(job.id)) throw new Error(`job ${job.id} exists already`);
+    if (job.idempotency && (await this.findByIdempotencyKey(job.owner, job.idempotency.key))) throw new IdempotencyConflict(job.owner, job.idempotency.key);
     await this.write(job.id, () => ({ ...job }));
+    if (job.status === 'queued') await this.onQueued(job.id);
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
@@ -50,10 +64,9 @@ export class FsJobStore implements JobStore {
     return job && { ...job };
   }
 
-  async update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'owner' | 'createdAt'>>): Promise<JobRecord> {
+  async update(id: string, patch: JobPatch): Promise<JobRecord> {
     if (!this.jobs.has(id)) throw new Error(`job ${id} does not exist`);
-    const next = await this.write(id, () => ({ ...this.jobs.get(id)!, ...patch, updatedAt: new Date().toISOString() }));
-    return { ...next };
+    return (await this.write(id, (current) => ({ ...current!, ...patch, updatedAt: new Date().toISOString() })))!;
   }
 
   async listByOwner(owner: string, limit: number): Promise<JobRecord[]> {
@@ -75,20 +88,89 @@ export class FsJobStore implements JobStore {
     return undefined;
   }
 
+  async claim(id: string, worker: string, leaseMs: number): Promise<JobRecord | undefined> {
+    if (!this.jobs.has(id)) return undefined;
+    return this.write(id, (current) => {
+      if (current?.status !== 'queued') return undefined;
+      const now = new Date();
+      return { ...current, status: 'running', progress: 1, attempts: current.attempts + 1, startedAt: now.toISOString(), updatedAt: now.toISOString(), lease: { owner: worker, until: new Date(now.getTime() + leaseMs).toISOString() } };
+    });
+  }
+
+  async renew(worker: string, ids: readonly string[], leaseMs: number): Promise<string[]> {
+    const held: string[] = [];
+    for (const id of ids) {
+      const job = this.jobs.get(id);
+      if (job?.status === 'running' && job.lease?.owner === worker) {
+        job.lease = { owner: worker, until: new Date(Date.now() + leaseMs).toISOString() };
+        held.push(id);
+      }
+    }
+    return held;
+  }
+
+  async updateHeld(id: string, worker: string, patch: JobPatch): Promise<JobRecord | undefined> {
+    if (!this.jobs.has(id)) return undefined;
+    const next = await this.write(id, (current) => {
+      if (current?.status !== 'running' || current.lease?.owner !== worker) return undefined;
+      const ends = patch.status !== undefined && patch.status !== 'running';
+      return { ...current, ...patch, ...(ends ? { lease: null } : {}), updatedAt: new Date().toISOString() };
+    });
+    if (next?.status === 'queued') await this.onQueued(id);
+    return next;
+  }
+
+  async cancel(id: string): Promise<JobRecord | undefined> {
+    if (!this.jobs.has(id)) return undefined;
+    const canceled = await this.write(id, (current) =>
+      current?.status === 'queued' || current?.status === 'running' ? { ...current, status: 'canceled', lease: null, updatedAt: new Date().toISOString(), finishedAt: new Date().toISOString() } : undefined,
+    );
+    return canceled ?? this.get(id);
+  }
+
+  async reclaim(options: { all: boolean; maxAttempts: number }): Promise<ReclaimResult> {
+    const result: ReclaimResult = { requeued: [], failed: [] };
+    const now = Date.now();
+    for (const job of await this.listByStatus('running')) {
+      if (!options.all && job.lease && Date.parse(job.lease.until) > now) continue;
+      const next = await this.write(job.id, (current) => {
+        if (current?.status !== 'running') return undefined;
+        const stamp = new Date().toISOString();
+        if (current.attempts >= options.maxAttempts) return { ...current, status: 'failed', lease: null, updatedAt: stamp, finishedAt: stamp, error: interruptedError(current.attempts) };
+        return { ...current, status: 'queued', progress: 0, lease: null, updatedAt: stamp };
+      });
+      if (next?.status === 'queued') {
+        result.requeued.push(next);
+        await this.onQueued(next.id);
+      } else if (next) result.failed.push(next);
+    }
+    return result;
+  }
+
+  async stats(): Promise<JobStats> {
+    return statsOf(this.jobs.values());
+  }
+
+  async check(): Promise<void> {
+    await access(this.dir, constants.W_OK);
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.writes.values()]);
   }
 
-  /** Writes the record `next()` makes from the latest state, after the previous write of the same job, then publishes it to readers. */
-  private write(id: string, next: () => JobRecord): Promise<JobRecord> {
+  /** Writes the record `next()` makes from the latest state (undefined: no change), after the previous write of the same job, then publishes it to readers. */
+  private write(id: string, next: (current: JobRecord | undefined) => JobRecord | undefined): Promise<JobRecord | undefined> {
     const previous = this.writes.get(id) ?? Promise.resolve();
     const done = previous
       .catch(() => {})
       .then(async () => {
-        const job = next();
+        const current = this.jobs.get(id);
+        const job = next(current && { ...current });
+        if (!job) return undefined;
         await writeFileAtomic(join(this.dir, `${id}.json`), `${JSON.stringify(job, null, 2)}\n`);
         this.jobs.set(id, job);
-        return job;
+        return { ...job };
       });
     this.writes.set(id, done);
     void done

@@ -39,21 +39,85 @@ export interface JobRecord {
   idempotency: { key: string; requestHash: string } | null;
   asset: AssetInfo | null;
   error: { code: string; message: string } | null;
+  /** Who runs the job and until when the claim holds unless renewed; set only while `running`. */
+  lease?: JobLease | null;
 }
 
-/** Durable job records. */
+/** A worker's claim on a running job. */
+export interface JobLease {
+  /** The id of the runner that holds it. */
+  owner: string;
+  /** When it lapses unless renewed (RFC 3339). */
+  until: string;
+}
+
+/** The changes `update` accepts. */
+export type JobPatch = Partial<Omit<JobRecord, 'id' | 'owner' | 'createdAt'>>;
+
+/** What a sweep of lapsed leases did. */
+export interface ReclaimResult {
+  /** Jobs put back in the queue. */
+  requeued: JobRecord[];
+  /** Jobs failed with code `interrupted` after too many attempts. */
+  failed: JobRecord[];
+}
+
+/** Counts and durations for the metrics endpoint. */
+export interface JobStats {
+  byStatus: Record<JobStatus, number>;
+  /** Per model: run durations (seconds from start to finish) of succeeded jobs, in histogram buckets. */
+  durations: Array<{ model: string; count: number; sumSeconds: number; buckets: Array<{ le: number; count: number }> }>;
+}
+
+/** The upper bounds (seconds) of the duration histogram. */
+export const DURATION_BUCKETS: readonly number[] = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+/**
+ * Durable job records. Every change that leaves a job `queued` (insert, reclaim, release) also hands its id to the
+ * store's queue, in the same transaction where the two share a database, so that no queued job is left undelivered.
+ */
 export interface JobStore {
-  /** Stores a new job; fails when the id exists. */
+  /** Stores a new queued job and queues it; fails when the id exists, or with `IdempotencyConflict` when its idempotency key is taken. */
   insert(job: JobRecord): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
   /** Applies `patch` (and a fresh `updatedAt`) and returns the stored record. */
-  update(id: string, patch: Partial<Omit<JobRecord, 'id' | 'owner' | 'createdAt'>>): Promise<JobRecord>;
+  update(id: string, patch: JobPatch): Promise<JobRecord>;
   /** The jobs of `owner`, newest first. */
   listByOwner(owner: string, limit: number): Promise<JobRecord[]>;
   /** Every job in `status`, oldest first. */
   listByStatus(status: JobStatus): Promise<JobRecord[]>;
   findByIdempotencyKey(owner: string, key: string): Promise<JobRecord | undefined>;
+  /** Moves a `queued` job to `running` under a lease of `leaseMs` for `worker`, counting the attempt; undefined when it is not queued. */
+  claim(id: string, worker: string, leaseMs: number): Promise<JobRecord | undefined>;
+  /** Extends the leases of `worker` on `ids`; returns the ids it still holds (the others were canceled or reclaimed). */
+  renew(worker: string, ids: readonly string[], leaseMs: number): Promise<string[]>;
+  /** Applies `patch` only while `worker` holds the job's lease; a new status other than `running` ends the lease (`queued` queues it again). */
+  updateHeld(id: string, worker: string, patch: JobPatch): Promise<JobRecord | undefined>;
+  /** Cancels a `queued` or `running` job; returns the job as it now is, or undefined when there is none. */
+  cancel(id: string): Promise<JobRecord | undefined>;
+  /** Running jobs whose lease lapsed (or every running job, with `all`) go back to the queue, or fail after `maxAttempts`. */
+  reclaim(options: { all: boolean; maxAttempts: number }): Promise<ReclaimResult>;
+  /** Counts per status and run durations per model. */
+  stats(): Promise<JobStats>;
+  /** Throws when the store cannot be reached. */
+  check(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A second job with the same idempotency key for the same owner. */
+export class IdempotencyConflict extends Error {
+  constructor(
+    readonly owner: string,
+    readonly key: string,
+  ) {
+    super(`a job with Idempotency-Key "${key}" exists already`);
+    this.name = 'IdempotencyConflict';
+  }
+}
+
+/** The error a job gets when it was interrupted too many times. */
+export function interruptedError(attempts: number): { code: string; message: string } {
+  return { code: 'interrupted', message: `the service stopped while the job was running, ${attempts} times; it is not tried again` };
 }
 
 /** Durable bytes: job inputs and finished assets. */
@@ -66,10 +130,13 @@ export interface BlobStore {
   /** A readable stream of the bytes (for downloads). */
   stream(name: string): Promise<NodeJS.ReadableStream>;
   delete(name: string): Promise<void>;
+  /** Throws when the store cannot be written. */
+  check(): Promise<void>;
 }
 
-/** Hands job ids to a consumer, a bounded number at a time. A Redis-backed queue (BullMQ) can fill the same shape. */
+/** Hands job ids to a consumer, a bounded number at a time (in-process, or pg-boss over Postgres). */
 export interface JobQueue {
+  /** Delivers `id` to a consumer (the job store calls it; delivering an id twice is harmless, the claim decides). */
   enqueue(id: string): Promise<void>;
   /** Starts delivering ids to `handler`, at most `concurrency` at a time. */
   consume(handler: (id: string) => Promise<void>, concurrency: number): void;
@@ -96,4 +163,5 @@ export interface KeyStore {
   list(): Promise<ApiKeyRecord[]>;
   /** Revokes the key with this id (or this unique name) and returns its record. */
   revoke(idOrName: string): Promise<ApiKeyRecord>;
+  close(): Promise<void>;
 }
