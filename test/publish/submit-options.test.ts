@@ -29,7 +29,7 @@ describe('parseSubmitArgs', () => {
 
   it('commits by default and leaves what is not given undefined', () => {
     expect(parseSubmitArgs([])).toMatchObject({ commit: true, tags: undefined, timeoutMs: undefined, bump: undefined });
-    expect(parseSubmitArgs(['--resume', 'job-1', '--timeout=0.5'])).toMatchObject({ resume: 'job-1', timeoutMs: 500 });
+    expect(parseSubmitArgs(['--resume', 'job-1', '--timeout=1.2345'])).toMatchObject({ resume: 'job-1', timeoutMs: 1235 });
     expect(parseSubmitArgs(['--correct', 'chair@1.0.0', '--reason', 'typo'])).toMatchObject({ correct: 'chair@1.0.0', reason: 'typo' });
     expect(parseSubmitArgs(['-h'])).toMatchObject({ help: true });
     expect(parseSubmitArgs([])).not.toHaveProperty('help');
