@@ -45,12 +45,12 @@ describe('checkRetractionsFile', () => {
   });
 
   it('refuses a retraction of a version that is not there, of other bytes, or before publication', async () => {
-    const text = file(retraction('lamp', '9.0.0'), retraction('chair', '1.0.0', { recordHash: HASH('X') }), retraction('table', '1.0.0', { retractedAt: '2025-12-31T23:00:00-02:00' }));
+    const text = file(retraction('lamp', '9.0.0'), retraction('chair', '1.0.0', { recordHash: HASH('X') }), retraction('table', '1.0.0', { retractedAt: '2026-01-01T03:00:00+02:00' }));
     const { problems, retracted } = await check(text, [known('chair', '1.0.0'), known('table', '1.0.0', '2026-01-01T02:00:00Z')]);
     expect(problems).toEqual([
       { file: 'registry/retractions.jsonl', pointer: 'line 1', message: '(lamp@9.0.0) names a version that is not in the registry (registry/objects/lamp/versions/9.0.0 is missing)' },
       { file: 'registry/retractions.jsonl', pointer: 'line 2', message: `(chair@1.0.0) recordHash ${HASH('X')} is not the record hash of chair@1.0.0 (${HASH('C')})` },
-      { file: 'registry/retractions.jsonl', pointer: 'line 3', message: '(table@1.0.0) retractedAt 2025-12-31T23:00:00-02:00 is before the version was published (2026-01-01T02:00:00Z)' },
+      { file: 'registry/retractions.jsonl', pointer: 'line 3', message: '(table@1.0.0) retractedAt 2026-01-01T03:00:00+02:00 is before the version was published (2026-01-01T02:00:00Z)' },
     ]);
     expect(retracted.size).toBe(0);
   });
