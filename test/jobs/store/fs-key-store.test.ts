@@ -74,12 +74,18 @@ describe('FsKeyStore', () => {
     for (const id of ids) expect(message).toContain(id);
   });
 
-  it('names a key file it cannot read', async () => {
+  it('names a key file it cannot read, and will not open a folder with a damaged one', async () => {
     const dir = fresh();
     const store = await FsKeyStore.open(dir);
+    const { record } = await store.create('good');
     const bad = join(dir, `${'0'.repeat(64)}.json`);
     await writeFile(bad, '{oops');
-    await expect(store.list()).rejects.toThrow(`key file ${bad} is unreadable: `);
+    await expect(store.list()).rejects.toThrow(`key file ${bad} is not a key record (is not valid JSON: `);
+    await expect(FsKeyStore.open(dir)).rejects.toThrow(`the key store is damaged: key file ${bad} is not a key record (is not valid JSON: `);
+    await writeFile(bad, JSON.stringify(record));
+    await expect(FsKeyStore.open(dir)).rejects.toThrow(`key file ${bad} is not a key record (its hash is not its file name); restore the file from a backup, or delete it to drop that key`);
+    await writeFile(bad, JSON.stringify({ ...record, hash: '0'.repeat(64), revokedAt: 5 }));
+    await expect(FsKeyStore.open(dir)).rejects.toThrow('is not a key record ("revokedAt" is neither null nor a string)');
   });
 });
 

@@ -80,8 +80,9 @@ describe('MemoryQueue', () => {
     await q.close();
   });
 
-  it('goes on after a handler fails', async () => {
-    const q = new MemoryQueue();
+  it('reports an error a handler lets escape, with its job, and goes on', async () => {
+    const reported: Array<[string, string]> = [];
+    const q = new MemoryQueue((id, error) => reported.push([id, (error as Error).message]));
     const seen: string[] = [];
     q.consume(async (id) => {
       seen.push(id);
@@ -91,6 +92,7 @@ describe('MemoryQueue', () => {
     await q.enqueue('good');
     await settle();
     expect(seen).toEqual(['bad', 'good']);
+    expect(reported).toEqual([['bad', 'model crashed']]);
     await q.close();
   });
 
