@@ -4,7 +4,7 @@ import { JobApiError } from '../../../src/jobs/client/job-api-error.ts';
 import { JobClient, type JobClientOptions } from '../../../src/jobs/client/job-client.ts';
 import type { ApiJob } from '../../../src/jobs/client/parse-job.ts';
 import { discPng, startImageServer, startTestService, waitForJob, type TestService } from '../helpers.ts';
-import { jobJson, json, scriptedApi } from './scripted-api.ts';
+import { jobJson, json, scriptedApi } from '../../support/scripted-server.ts';
 
 const hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const quick = { retries: 2, backoff: { initialMs: 1, maxMs: 5, factor: 2 } };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJob, parseModelList } from '../../../src/jobs/client/parse-job.ts';
 import { catalogJson } from '../../publish/helpers.ts';
-import { jobJson } from './scripted-api.ts';
+import { jobJson } from '../../support/scripted-server.ts';
 
 const sha = 'ab'.repeat(32);
 const asset = { format: 'glb', media_type: 'model/gltf-binary', byte_length: 10, sha256: sha };

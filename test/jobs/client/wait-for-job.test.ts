@@ -3,7 +3,7 @@ import { JobApiError } from '../../../src/jobs/client/job-api-error.ts';
 import { JobClient } from '../../../src/jobs/client/job-client.ts';
 import { parseJob, type ApiJob } from '../../../src/jobs/client/parse-job.ts';
 import { waitForJob, type WaitOptions } from '../../../src/jobs/client/wait-for-job.ts';
-import { jobJson, json, scriptedApi } from './scripted-api.ts';
+import { jobJson, json, scriptedApi } from '../../support/scripted-server.ts';
 
 const job = (over: Record<string, unknown> = {}) => parseJob(jobJson(over)) as ApiJob;
 const succeeded = { status: 'succeeded', progress: 100, download_url: '/v1/jobs/job-1/asset' };

@@ -1,4 +1,4 @@
-/** A loopback HTTP server whose answers a test scripts, request by request, for the failures a real API rarely gives. */
+/** A loopback HTTP server whose answers a test scripts, request by request, for the failures a real server rarely gives. */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
