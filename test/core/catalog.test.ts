@@ -1,16 +1,95 @@
-/** Tag slugs name folders of the site: short enough for any file system. */
 import { describe, expect, it } from 'vitest';
-import { MAX_TAG_SLUG, tagSlug } from '../../src/core/catalog.ts';
+import { groupObjects, MAX_TAG_SLUG, tagIndex, tagSlug } from '../../src/core/catalog.ts';
+import { record } from './records.ts';
+
+const at = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00:00Z`;
+const retraction = { reason: 'wrong scale', retractedAt: at(20) };
+
+describe('groupObjects', () => {
+  it('groups versions by id, objects sorted by id', () => {
+    const objects = groupObjects([record('table', '1.0.0'), record('chair', '1.0.0'), record('table', '1.1.0', { createdAt: at(5) })]);
+    expect(objects.map((o) => o.id)).toEqual(['chair', 'table']);
+    expect(objects[1]!.versions.map((v) => v.manifest.version)).toEqual(['1.1.0', '1.0.0']);
+  });
+
+  it('orders versions newest first by creation time, ties by SemVer precedence', () => {
+    const [chair] = groupObjects([
+      record('chair', '2.0.0', { createdAt: at(2) }),
+      record('chair', '1.0.0', { createdAt: at(3) }),
+      record('chair', '1.0.10', { createdAt: at(1) }),
+      record('chair', '1.0.9', { createdAt: at(1) }),
+    ]);
+    expect(chair!.versions.map((v) => v.manifest.version)).toEqual(['1.0.0', '2.0.0', '1.0.10', '1.0.9']);
+  });
+
+  it('takes the highest release as latest, not the newest or a prerelease', () => {
+    const [chair] = groupObjects([
+      record('chair', '1.2.0', { createdAt: at(1) }),
+      record('chair', '1.10.0', { createdAt: at(2) }),
+      record('chair', '2.0.0-rc.1', { createdAt: at(3) }),
+      record('chair', '1.3.0', { createdAt: at(4) }),
+    ]);
+    expect(chair!.latest).toBe('1.10.0');
+  });
+
+  it('skips retracted versions for latest but keeps them in the history', () => {
+    const [chair] = groupObjects([record('chair', '1.0.0'), record('chair', '1.1.0', {}, retraction)]);
+    expect(chair!.latest).toBe('1.0.0');
+    expect(chair!.versions.map((v) => v.manifest.version)).toEqual(['1.1.0', '1.0.0']);
+  });
+
+  it('falls back to the highest version when every version is retracted', () => {
+    const [chair] = groupObjects([record('chair', '1.0.0', {}, retraction), record('chair', '1.1.0', {}, retraction)]);
+    expect(chair!.latest).toBe('1.1.0');
+  });
+
+  it('keeps the records it was given (extra fields included)', () => {
+    const v = { ...record('chair', '1.0.0'), pagePath: 'objects/chair/' };
+    expect(groupObjects([v])[0]!.versions[0]).toBe(v);
+    expect(groupObjects([])).toEqual([]);
+  });
+});
+
+describe('tagIndex', () => {
+  it('lists the tags of each latest version, sorted, with the objects that carry them', () => {
+    const objects = groupObjects([
+      record('lamp', '1.0.0', { tags: ['lighting', 'brass'] }),
+      record('chair', '1.0.0', { tags: ['seating', 'wood'] }),
+      record('stool', '1.0.0', { tags: ['seating'] }),
+    ]);
+    expect([...tagIndex(objects)]).toEqual([
+      ['brass', ['lamp']],
+      ['lighting', ['lamp']],
+      ['seating', ['chair', 'stool']],
+      ['wood', ['chair']],
+    ]);
+  });
+
+  it('ignores tags that only older or retracted versions carry', () => {
+    const objects = groupObjects([
+      record('chair', '1.0.0', { tags: ['old'] }),
+      record('chair', '1.1.0', { tags: ['new'], createdAt: at(2) }),
+      record('chair', '1.2.0', { tags: ['withdrawn'], createdAt: at(3) }, retraction),
+    ]);
+    expect([...tagIndex(objects).keys()]).toEqual(['new']);
+  });
+});
 
 describe('tagSlug', () => {
-  it('makes a URL-safe slug', () => {
-    expect(tagSlug('Low Poly!')).toBe('low-poly');
-    expect(tagSlug('???')).toBe('tag');
+  it('lowercases, folds accents and joins words with single dashes', () => {
+    expect(tagSlug('Mid-Century  Modern')).toBe('mid-century-modern');
+    expect(tagSlug('Café')).toBe('cafe');
+    expect(tagSlug('  --3D/print--  ')).toBe('3d-print');
   });
 
   it('cuts a long tag to a slug a file system can name', () => {
     const slug = tagSlug(`${'long '.repeat(100)}tag`);
     expect(slug.length).toBeLessThanOrEqual(MAX_TAG_SLUG);
     expect(slug).toMatch(/^long(-long)+$/);
+  });
+
+  it('gives "tag" when nothing URL-safe is left', () => {
+    expect(tagSlug('家具')).toBe('tag');
+    expect(tagSlug('!!!')).toBe('tag');
   });
 });

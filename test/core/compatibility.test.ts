@@ -30,10 +30,6 @@ describe('compatibility', () => {
     );
   });
 
-  it('lists the runtimes in the order of the design', () => {
-    expect(RUNTIMES.map((r) => r.id)).toEqual(['browser-gltf', 'browser-image']);
-  });
-
   it('reports mismatches in the order type, format, media type', () => {
     expect(mismatches({ type: 'mesh', format: 'obj', mediaType: 'model/obj' }, RUNTIMES[0]!)).toEqual([
       'format "obj" is not supported; expected gltf, glb',

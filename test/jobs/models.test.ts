@@ -49,9 +49,16 @@ function openEdges(doc: Document): number {
 }
 
 describe('the built-in models', () => {
-  it('lists five models with their output formats', () => {
-    expect(MODEL_CATALOG.map((m) => m.id)).toEqual(['relief', 'silhouette', 'card', 'lithophane', 'points']);
-    for (const m of MODEL_CATALOG) expect(m.format === 'ply' ? m.mediaType : 'model/gltf-binary').toBe(m.mediaType);
+  it('makes, for every catalog entry, the format and media type the entry declares', async () => {
+    const image = await discPng();
+    const magic: Record<string, string> = { glb: 'glTF', ply: 'ply\n' };
+    const mediaType: Record<string, string> = { glb: 'model/gltf-binary', ply: 'application/octet-stream' };
+    for (const m of MODEL_CATALOG) {
+      const bytes = await runModel(m.id, image);
+      expect(new TextDecoder('latin1').decode(bytes.subarray(0, 4)), m.id).toBe(magic[m.format]);
+      expect(m.mediaType, m.id).toBe(mediaType[m.format]);
+      expect(m.type, m.id).toBe(m.format === 'ply' ? 'point-cloud' : 'mesh');
+    }
   });
 
   for (const model of ['relief', 'silhouette', 'card', 'lithophane'] as const) {

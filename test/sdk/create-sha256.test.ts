@@ -22,8 +22,31 @@ function chunks(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
 }
 
 describe('sha256', () => {
-  it('uses the streaming node:crypto backend under Node', () => {
-    expect(nodeSha256()).toBeDefined();
+  it('hashes each chunk as it arrives under Node (a chunk reused afterwards does not change the digest)', async () => {
+    const chunk = new Uint8Array([1, 2, 3]);
+    const expected = reference(new Uint8Array([1, 2, 3, 1, 2, 3]));
+    const hash = createSha256();
+    hash.update(chunk);
+    hash.update(chunk);
+    chunk.fill(9);
+    expect(await hash.digest()).toBe(expected);
+  });
+
+  it('falls back to WebCrypto where the runtime has no node:crypto', async () => {
+    const proc = process as unknown as { getBuiltinModule?: unknown };
+    const original = proc.getBuiltinModule;
+    proc.getBuiltinModule = undefined;
+    try {
+      expect(nodeSha256()).toBeUndefined();
+      const hash = createSha256();
+      const chunk = new Uint8Array([1, 2, 3]);
+      hash.update(chunk);
+      chunk.fill(9);
+      // The web backend keeps its chunks until digest(): the reused buffer is what it hashes.
+      expect(await hash.digest()).toBe(reference(new Uint8Array([9, 9, 9])));
+    } finally {
+      proc.getBuiltinModule = original;
+    }
   });
 
   for (const [label, length, sizes] of [

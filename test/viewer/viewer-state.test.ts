@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { failedView, fetchingView, hashingView, idleView, loadedView, unsupportedView, verifyingView } from '../../src/viewer/viewer-state.ts';
+import { failedView, fetchingView, hashingView, loadedView, unsupportedView } from '../../src/viewer/viewer-state.ts';
 
 const mesh = { id: 'mesh', format: 'glb', byteLength: 1234567, hash: `sha256-${'A'.repeat(43)}=` };
 const cloud = { id: 'cloud', type: 'point-cloud', format: 'ply', mediaType: 'application/octet-stream' };
 
 describe('viewer views', () => {
-  it('has one state and label per step', () => {
-    expect([idleView(), fetchingView(mesh, 0), verifyingView(mesh, 'x'), loadedView(mesh, true), failedView(mesh, 'hash', 'x'), unsupportedView([cloud])].map((v) => [v.state, v.label])).toEqual([
-      ['idle', 'Idle'],
-      ['fetching', 'Fetching'],
-      ['verifying', 'Verifying'],
-      ['loaded', 'Loaded'],
-      ['failed', 'Failed'],
-      ['unsupported', 'Unsupported'],
-    ]);
-  });
-
   it('shows bytes received of bytes declared while fetching', () => {
     const view = fetchingView(mesh, 65536);
     expect(view.text).toBe('mesh.glb: 65,536 of 1,234,567 bytes');

@@ -30,6 +30,8 @@ export function retryAfterMs(header: string | null, now: number = Date.now()): n
   if (header === null) return undefined;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date starts with the day's name; Date.parse alone would read "1.5" or "-5" as dates long past.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const when = Date.parse(text);
   return Number.isNaN(when) ? undefined : Math.max(0, when - now);
 }
