@@ -141,7 +141,10 @@ export class JobRunner {
   }
 
   private process(id: string): Promise<void> {
-    if (this.closed || this.active.has(id)) return Promise.resolve();
+    if (this.active.has(id)) return Promise.resolve();
+    // Delivered while stopping: the job goes back to the queue for another worker (the data folder's queue, closed by
+    // now, ignores it; the next start queues every queued job again).
+    if (this.closed) return this.deps.queue.enqueue(id);
     const controller = new AbortController();
     const done = this.work(id, controller.signal).finally(() => {
       this.active.delete(id);
@@ -155,7 +158,10 @@ export class JobRunner {
     const { jobs, blobs, pool, limits, policy, log, leaseMs } = this.deps;
     // A cancel or a shutdown that came before the claim leaves the job alone; the claim itself is one conditional step
     // in the store, so a cancel written there first is never overwritten by `running`.
-    if (signal.aborted) return;
+    if (signal.aborted) {
+      if (signal.reason === SHUTDOWN) await this.deps.queue.enqueue(id);
+      return;
+    }
     const claimed = await jobs.claim(id, this.id, leaseMs);
     if (!claimed) return;
     const started = Date.now();

@@ -104,7 +104,10 @@ export class PgQueue implements JobQueue {
           log(`pg-boss fetch failed: ${(err as Error).message}`);
         }
       }
-      for (const token of tokens) this.start(token);
+      for (const token of tokens) {
+        if (this.closed) this.giveBack(token);
+        else this.start(token);
+      }
       if (tokens.length === 0 || this.running.size >= this.concurrency) await this.idle();
     }
   }
@@ -120,6 +123,16 @@ export class PgQueue implements JobQueue {
         this.nudge();
       });
     this.running.add(run);
+  }
+
+  /** A token taken while the queue was closing goes back for another worker: a new token first, then the old one completed (a duplicate is harmless, a loss is not). */
+  private giveBack(token: PgBoss.Job<{ id: string }>): void {
+    const log = this.options.log ?? (() => {});
+    const back: Promise<void> = this.enqueue(token.data.id)
+      .then(() => this.boss.complete(QUEUE_NAME, token.id))
+      .catch((err: Error) => log(`job ${token.data.id}: could not hand its queue entry back (${err.message}); it comes back when the entry expires`))
+      .finally(() => this.running.delete(back));
+    this.running.add(back);
   }
 
   /** Wakes the loop, now or at its next wait. */
