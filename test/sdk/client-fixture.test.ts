@@ -149,9 +149,18 @@ describe('getObject', () => {
     error = await rejection(client.getObject('chair', '1.0.0'));
     expect((error as Error).message).toContain('(document) must be an object, got an array');
 
-    replace('/api/v1/objects.json', JSON.stringify({ schema: 'aso/api/v1/objects', objects: [{ id: 'x' }] }));
+    const page = { schema: 'aso/api/v1/objects', page: 1, pageCount: 1, total: 1, prev: null, next: null };
+    replace('/api/v1/objects.json', JSON.stringify({ ...page, objects: [{ id: 'x' }] }));
     error = await rejection(client.listObjects());
     expect((error as InvalidResponseError).pointer).toBe('/objects/0/name');
+
+    replace('/api/v1/objects.json', JSON.stringify({ ...page, page: undefined, objects: [] }));
+    error = await rejection(client.listObjects());
+    expect((error as InvalidResponseError).pointer).toBe('/page');
+
+    replace('/api/v1/objects.json', JSON.stringify({ ...page, pageCount: 2, objects: [] }));
+    error = await rejection(client.listObjects());
+    expect((error as Error).message).toContain('/next is null before the last page (1 of 2)');
   });
 
   it('refuses a manifest whose bytes do not hash to the record hash', async () => {
