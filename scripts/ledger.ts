@@ -65,7 +65,7 @@ export async function runLedger(args: string[], env: Record<string, string | und
         const url = registryUrl(env);
         for (const v of versions) {
           const dir = targetDir(root, v.id, v.version);
-          if (!(await exists(dir))) return { code: 1, stdout: '', stderr: `${dir}: no such version folder; nothing appended\n` };
+          if (!(await exists(dir))) continue; // publicationOf below says what is missing
           const problems = await checkVersionFolder(root, dir, dir, v, url, cwd);
           if (problems.length) {
             return {
