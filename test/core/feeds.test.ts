@@ -55,12 +55,13 @@ describe('feeds', () => {
   it('writes a JSON Feed 1.1 that a feed parser reads back, with text content only', () => {
     const text = jsonFeed(ORIGIN, versions);
     const feed = parseJsonFeed(JSON.parse(text));
+    const items = feed.items ?? [];
     expect(JSON.parse(text).version).toBe('https://jsonfeed.org/version/1.1');
     expect(feed.feed_url).toBe(`${ORIGIN}/feed.json`);
-    expect(feed.items.map((i) => i.title)).toEqual(['Retracted oak-chair 1.0.1', 'Published vase 2.0.0', 'Published oak-chair 1.0.1', 'Published Oak <chair> & "friends"\u0001 1.0.0']);
-    expect(feed.items[0]!.content_text).toContain('Wrong <b>license</b>.');
-    expect(feed.items.every((i) => i.content_html === undefined)).toBe(true);
-    expect(feed.items[1]!.date_published).toBe('2026-01-04T00:00:00Z');
+    expect(items.map((i) => i.title)).toEqual(['Retracted oak-chair 1.0.1', 'Published vase 2.0.0', 'Published oak-chair 1.0.1', 'Published Oak <chair> & "friends"\u0001 1.0.0']);
+    expect(items[0]!.content_text).toContain('Wrong <b>license</b>.');
+    expect(items.every((i) => i.content_html === undefined)).toBe(true);
+    expect(items[1]!.date_published).toBe('2026-01-04T00:00:00Z');
   });
 
   it('writes valid empty feeds for an empty registry', () => {
