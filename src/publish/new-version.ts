@@ -6,7 +6,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { REPRESENTATION_KINDS, representationKind } from '../core/representation-kinds.ts';
-import schema from '../core/schema/aso-object-v0.1.schema.json' with { type: 'json' };
+import { objectIdProblem } from '../core/object-id.ts';
 import { isExactVersion } from '../core/version.ts';
 import { checkRegistry, type CheckResult } from '../registry/load-registry.ts';
 import { PublishError, usageError } from './publish-error.ts';
@@ -54,16 +54,6 @@ export interface NewVersionResult {
   check: CheckResult;
 }
 
-const ID_PATTERN = new RegExp(schema.properties.id.pattern);
-
-/** Why an object id is not valid, or null. */
-export function idProblem(id: string): string | null {
-  const { minLength, maxLength } = schema.properties.id;
-  if (id.length < minLength || id.length > maxLength || !ID_PATTERN.test(id)) {
-    return `--id "${id}" is not an object id: ${minLength}-${maxLength} characters of a-z 0-9 . _ -, starting and ending with a letter or digit`;
-  }
-  return null;
-}
 
 /** The representation a file becomes: id and format from its name, type and media type from its extension. */
 async function readRepresentation(path: string, role: string): Promise<VersionFile> {
@@ -92,8 +82,8 @@ async function readRepresentation(path: string, role: string): Promise<VersionFi
 
 /** Refuses what the registry check would refuse about the request itself, naming the flag or file. */
 function checkRequest(req: NewVersionRequest): void {
-  const problem = idProblem(req.id);
-  if (problem) throw usageError(problem);
+  const problem = objectIdProblem(req.id);
+  if (problem) throw usageError(`--id "${req.id}" is not an object id: it ${problem}`);
   if (!isExactVersion(req.version)) throw usageError(`--version "${req.version}" is not an exact semantic version such as 1.0.0`);
   if (req.files.length === 0) throw usageError('name at least one representation file, e.g. mesh.glb');
   if (req.name !== undefined && req.name.trim() === '') throw usageError('--name must not be empty');
