@@ -1,6 +1,8 @@
 /**
  * The static search index: Pagefind reads the built record pages (their `data-pagefind-*` parts: name, description,
  * tags, types, generator, license) and writes `pagefind/` beside them. Its binary comes with the npm package.
+ * Pagefind's filter and meta files are not byte-for-byte reproducible (the same pages give other hashed names from one
+ * run to the next), so `pagefind/` is the one part of a build that two builds of the same registry do not share.
  */
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

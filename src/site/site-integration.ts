@@ -60,12 +60,13 @@ export function registrySite(): AstroIntegration {
           );
         }
         const keep = new Set([...published.paths, ...(log?.paths ?? [])]);
-        // The search index reads the record pages just written, so it comes after them and before the stale sweep.
-        const search = await buildSearchIndex(outDir);
-        await recordSearchStats(cacheDir(), search);
         // The content layer leaves two empty module maps behind in static builds; a CDN has no use for them.
         await Promise.all(['content-assets.mjs', 'content-modules.mjs'].map((f) => rm(join(outDir, f), { force: true })));
         const stale = marker ? await removeStaleOutput(outDir, marker, keep) : 0;
+        // The search index reads the record pages, so it comes after the stale sweep: pages of versions that are gone
+        // are not indexed, and the last build's index files are gone before Pagefind writes the new ones.
+        const search = await buildSearchIndex(outDir);
+        await recordSearchStats(cacheDir(), search);
         await markOutputComplete(outDir);
         logger.info(
           `${published.paths.size} published files and thumbnails (${published.copied} copied, the rest unchanged)` +
