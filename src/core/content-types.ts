@@ -36,6 +36,8 @@ export const CONTENT_TYPES: readonly ContentTypeEntry[] = [
   { ext: 'glb', type: 'model/gltf-binary', nginxKnows: false },
   { ext: 'gltf', type: 'model/gltf+json', nginxKnows: false },
   { ext: 'ply', type: 'application/octet-stream', nginxKnows: false },
+  // Public keys of the transparency log and of publishers (`log.pub`, `publishers/<name>.pub`): one line of text.
+  { ext: 'pub', type: 'text/plain; charset=utf-8', nginxKnows: false },
   // The search index (Pagefind): binary fragments, served as plain bytes.
   { ext: 'pagefind', type: 'application/octet-stream', nginxKnows: false },
   { ext: 'pf_fragment', type: 'application/octet-stream', nginxKnows: false },
@@ -43,9 +45,14 @@ export const CONTENT_TYPES: readonly ContentTypeEntry[] = [
   { ext: 'pf_meta', type: 'application/octet-stream', nginxKnows: false },
 ];
 
-/** Files without an extension that the site serves, by name. */
+/**
+ * Files without an extension that the site serves, by name. The log's tiles (`tile/...`) have none either and are
+ * bytes, the default.
+ */
 export const NAMED_CONTENT_TYPES: Readonly<Record<string, string>> = {
   _headers: 'text/plain; charset=utf-8',
+  // The transparency log's signed checkpoint, a C2SP signed note.
+  checkpoint: 'text/plain; charset=utf-8',
 };
 
 /** What a file of unknown kind is served as. */

@@ -5,6 +5,7 @@
  * preview server applies the same rules. Pure.
  */
 import { CONTENT_TYPES, NAMED_CONTENT_TYPES } from './content-types.ts';
+import { CHECKPOINT_PATH } from './checkpoint.ts';
 import { LEDGER_FILE } from './ledger.ts';
 import { RETRACTIONS_FILE } from './retractions.ts';
 
@@ -30,6 +31,7 @@ export function hostHeaderRules(): HeaderRule[] {
     { pattern: '/api/*', headers: { 'Cache-Control': REVALIDATE(300) } },
     { pattern: `/${LEDGER_FILE}`, headers: { 'Cache-Control': REVALIDATE(60) }, note: 'The ledger and the retractions only grow.' },
     { pattern: `/${RETRACTIONS_FILE}`, headers: { 'Cache-Control': REVALIDATE(60) } },
+    { pattern: `/${CHECKPOINT_PATH}`, headers: { 'Cache-Control': REVALIDATE(60) }, note: 'The log grows: its checkpoint is revalidated.' },
     ...Object.entries(NAMED_CONTENT_TYPES).map(([name, type]) => ({ pattern: `/${name}`, headers: { 'Content-Type': type } })),
     ...CONTENT_TYPES.filter((e) => !e.nginxKnows).map((e, i) => ({
       pattern: `/*.${e.ext}`,

@@ -2,12 +2,13 @@
  * `npm run preview`: serves a built site the way the generated `_headers` tells a host to, from the same rules
  * (core/host-headers.ts) and the same content-type table (core/content-types.ts), with `404.html` for missing paths.
  */
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sirv from 'sirv';
-import { contentTypeOf, NAMED_CONTENT_TYPES } from '../core/content-types.ts';
+import { contentTypeOf } from '../core/content-types.ts';
 import { headersFor } from '../core/host-headers.ts';
 
 /** Options of `startPreview`. */
@@ -27,17 +28,19 @@ export interface PreviewServer {
   close(): Promise<void>;
 }
 
-/** The content type a path is served with: a path with no extension is a page (`/x/` is `/x/index.html`). */
-export function previewContentType(pathname: string): string {
-  const name = pathname.slice(pathname.lastIndexOf('/') + 1);
-  if (name === '' || (!name.includes('.') && !(name in NAMED_CONTENT_TYPES))) return contentTypeOf('index.html');
-  return contentTypeOf(pathname);
-}
-
-/** Sets the headers of the `_headers` rules and the content type of a path. */
-function setHeaders(res: ServerResponse, pathname: string): void {
-  for (const [key, value] of Object.entries(headersFor(pathname))) res.setHeader(key, value);
-  res.setHeader('Content-Type', previewContentType(pathname));
+/**
+ * The content type a path of the site in `root` is served with: a file's by its name, and a page's for a path that
+ * names a folder or leaves out `.html` (`/x/` is `/x/index.html`).
+ */
+export function previewContentType(root: string, pathname: string): string {
+  const isFile = (() => {
+    try {
+      return statSync(join(root, ...decodeURIComponent(pathname).split('/'))).isFile();
+    } catch {
+      return false;
+    }
+  })();
+  return contentTypeOf(isFile ? pathname : 'index.html');
 }
 
 /** Starts serving `root`. */
@@ -49,7 +52,11 @@ export async function startPreview(opts: PreviewOptions): Promise<PreviewServer>
     res.writeHead(404, { 'Content-Type': contentTypeOf('404.html'), 'Content-Length': body.length, 'Cache-Control': 'no-cache' });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
-  const files = sirv(opts.root, { dev: true, etag: true, extensions: ['html'], setHeaders: (res, pathname) => setHeaders(res, pathname) });
+  const setHeaders = (res: ServerResponse, pathname: string): void => {
+    for (const [key, value] of Object.entries(headersFor(pathname))) res.setHeader(key, value);
+    res.setHeader('Content-Type', previewContentType(opts.root, pathname));
+  };
+  const files = sirv(opts.root, { dev: true, etag: true, extensions: ['html'], setHeaders });
   const server = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Access-Control-Allow-Origin': '*' }).end();

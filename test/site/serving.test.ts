@@ -49,6 +49,13 @@ describe('the preview server', () => {
     expect(cloud.headers.get('content-type')).toBe('application/octet-stream');
     expect(cloud.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await fetch(`${preview.origin}/_headers`)).headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    // The transparency log's files: the checkpoint is text that grows, tiles are bytes, keys are text.
+    const checkpoint = await fetch(`${preview.origin}/checkpoint`);
+    expect(checkpoint.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(checkpoint.headers.get('cache-control')).toBe('public, max-age=60, must-revalidate');
+    const tile = files.find((f) => f.startsWith('tile/'))!;
+    expect((await fetch(`${preview.origin}/${tile}`)).headers.get('content-type')).toBe('application/octet-stream');
+    expect((await fetch(`${preview.origin}/log.pub`)).headers.get('content-type')).toBe('text/plain; charset=utf-8');
   });
 
   it('serves pages at their folder paths and 404.html with status 404 for anything else', async () => {
@@ -80,6 +87,12 @@ describe("the README's nginx example", () => {
     }
     return out;
   };
+
+  it('serves the log files that have no extension with their own default type', async () => {
+    const block = await nginxBlock();
+    expect(block).toMatch(/location = \/checkpoint \{\s*default_type "text\/plain; charset=utf-8";/);
+    expect(block).toMatch(/location \/tile\/ \{ default_type application\/octet-stream; \}/);
+  });
 
   it("keeps nginx's mime.types and adds exactly the table's extensions it lacks", async () => {
     const block = await nginxBlock();
