@@ -1,8 +1,10 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import sitemap from '@astrojs/sitemap';
+import { registryDir } from './src/registry/registry-dir.ts';
 import { registryUrl } from './src/registry/registry-url.ts';
 import { registrySite } from './src/site/site-integration.ts';
+import { sitemapSerializer } from './src/site/sitemap-times.ts';
 
 export default defineConfig({
   site: registryUrl(),
@@ -11,7 +13,8 @@ export default defineConfig({
   trailingSlash: 'ignore',
   // Writing pages waits on the disk far more than it computes, so several are written at once.
   build: { format: 'directory', concurrency: 8 },
-  integrations: [sitemap(), registrySite()],
+  // `lastmod` of every URL from the publication and retraction times (src/core/sitemap.ts).
+  integrations: [sitemap({ serialize: sitemapSerializer(() => registryDir(), () => registryUrl()) }), registrySite()],
   // <model-viewer> with three is one lazily loaded chunk of about 1 MB; nothing else comes near it.
   vite: { build: { chunkSizeWarningLimit: 1200 } },
 });

@@ -17,6 +17,8 @@ import { registryDir } from '../src/registry/registry-dir.ts';
 import { retractVersion } from '../src/publish/retract-version.ts';
 import { signVersion } from '../src/publish/sign-version.ts';
 import { PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../src/io/signer-key.ts';
+import { checkVersionFolder, exists, targetDir } from '../src/publish/write-version.ts';
+import { registryUrl } from '../src/registry/registry-url.ts';
 
 const USAGE = `usage: npx tsx scripts/ledger.ts <command> [--registry <dir>]
 
@@ -59,6 +61,20 @@ export async function runLedger(args: string[], env: Record<string, string | und
     switch (command) {
       case 'append': {
         if (versions.length === 0) return usage('append needs at least one <id>@<version>');
+        // A line is forever: refuse a version that npm run check would refuse, before anything is appended.
+        const url = registryUrl(env);
+        for (const v of versions) {
+          const dir = targetDir(root, v.id, v.version);
+          if (!(await exists(dir))) continue; // publicationOf below says what is missing
+          const problems = await checkVersionFolder(root, dir, dir, v, url, cwd);
+          if (problems.length) {
+            return {
+              code: 1,
+              stdout: '',
+              stderr: `${v.id}@${v.version} does not pass npm run check, so no ledger line was appended (a line can never be removed); fix the version first:\n${problems.map((p) => `  ${p}\n`).join('')}`,
+            };
+          }
+        }
         const lines: string[] = [];
         // With a publisher key in the environment, an unsigned version is signed before its line is appended.
         const signer = await signerKeyFromEnv(env, PUBLISHER_KEY_VARIABLES, cwd);

@@ -1,5 +1,5 @@
 /** `npm run bench`: builds synthetic registries of several sizes with the real Astro CLI and measures the build. */
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { measureProcess, type ProcessRun } from './measure-process.ts';
 import { folderSize, recordPageWeight, type PageWeight } from './page-weight.ts';
 import { formatLogProofs, measureLogProofs, type LogProofSize } from './log-proof-size.ts';
 import { addSyntheticVersion, makeAssets, syntheticVersion, writeSyntheticRegistry } from './synthetic-registry.ts';
+import type { SearchIndexStats } from '../site/search-index.ts';
 
 /** The folder that holds package.json and astro.config.mjs. */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,6 +50,12 @@ export interface SizeResult {
   peakRssBytes: number | null;
   dist: { bytes: number; files: number };
   recordPage: PageWeight;
+  /** The search index of the full build: record pages indexed, its files and bytes, and the time Pagefind took. */
+  search: SearchIndexStats;
+  /** The largest page of the catalog, in bytes of HTML. */
+  catalogPageBytes: number;
+  /** The largest page of the JSON catalog (`api/v1/objects*.json`), in bytes. */
+  apiPageBytes: number;
 }
 
 /** What `npm run bench` writes to `bench/results.json`. */
@@ -112,6 +119,13 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
   const full = await astroBuild(registry, cache, outDir);
   log(`${versions} versions: full build ${seconds(full.ms)}, peak RSS ${megabytes(full.peakRssBytes)}`);
   const dist = await folderSize(outDir);
+  // The build's integration records what indexing the record pages for search took.
+  const search = JSON.parse(await readFile(join(cache, 'search-index.json'), 'utf8')) as SearchIndexStats;
+  log(`${versions} versions: search index of ${search.pages} pages, ${megabytes(search.bytes)} in ${seconds(search.ms)}`);
+  const catalogPageBytes = await largest([join(outDir, 'index.html'), ...(await listingPages(join(outDir, 'page')))]);
+  const apiDir = join(outDir, 'api', 'v1');
+  const apiPages = (await readdir(join(apiDir, 'objects', 'page')).catch(() => [] as string[])).map((f) => join(apiDir, 'objects', 'page', f));
+  const apiPageBytes = await largest([join(apiDir, 'objects.json'), ...apiPages]);
   const first = syntheticVersion(0);
   const recordPage = await recordPageWeight(outDir, join(outDir, ...versionDir(first.id, first.version).split('/'), 'index.html'));
   const again = await astroBuild(registry, cache, outDir);
@@ -131,7 +145,22 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
     peakRssBytes: peaks.length ? Math.max(...peaks) : null,
     dist,
     recordPage,
+    search,
+    catalogPageBytes,
+    apiPageBytes,
   };
+}
+
+/** The `index.html` of every `page/<n>/` folder under `dir`. */
+async function listingPages(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [] as string[])).map((n) => join(dir, n, 'index.html'));
+}
+
+/** The size of the largest of `files`. */
+async function largest(files: string[]): Promise<number> {
+  let max = 0;
+  for (const f of files) max = Math.max(max, (await stat(f)).size);
+  return max;
 }
 
 /** The issue's targets, judged on the largest size measured (the 10,000 figures when that size ran). */
@@ -145,6 +174,8 @@ export function judgeTargets(sizes: SizeResult[], hashing: HashThroughput): Targ
     const ratio = big.rebuildMs / big.fullBuildMs;
     out.push({ target: `rebuild, nothing changed <= 60% of the full build (${at})`, actual: `${Math.round(ratio * 100)}%`, ok: ratio <= 0.6 });
     out.push({ target: 'record page HTML <= 50 KB', actual: kilobytes(big.recordPage.html.bytes), ok: big.recordPage.html.bytes <= 50_000 });
+    out.push({ target: `every catalog page < 100 KB of HTML (${at})`, actual: kilobytes(big.catalogPageBytes), ok: big.catalogPageBytes < 100_000 });
+    out.push({ target: `every JSON catalog page <= 1 MB (${at})`, actual: kilobytes(big.apiPageBytes), ok: big.apiPageBytes <= 1_000_000 });
     out.push({
       target: 'JavaScript before the viewer loads a mesh <= 20 KB',
       actual: `${kilobytes(big.recordPage.initialJs.bytes)} (${kilobytes(big.recordPage.initialJs.gzipBytes)} gzip)`,
@@ -218,7 +249,7 @@ export function rate(bytesPerSecond: number): string {
 
 /** The results as a markdown table, then the hashing figure and the targets. */
 export function formatResults(r: BenchResults): string {
-  const head = ['versions', 'check', 'full build', 'rebuild (same)', 'rebuild (+1)', 'rebuild/full', 'peak RSS', 'dist/', 'record page', 'JS before viewer'];
+  const head = ['versions', 'check', 'full build', 'rebuild (same)', 'rebuild (+1)', 'rebuild/full', 'peak RSS', 'dist/', 'record page', 'JS before viewer', 'search index', 'catalog page'];
   const rows = r.sizes.map((s) => [
     s.versions.toLocaleString('en-US'),
     seconds(s.checkMs),
@@ -230,6 +261,8 @@ export function formatResults(r: BenchResults): string {
     `${megabytes(s.dist.bytes)} (${s.dist.files.toLocaleString('en-US')} files)`,
     kilobytes(s.recordPage.html.bytes),
     `${kilobytes(s.recordPage.initialJs.bytes)} (${kilobytes(s.recordPage.initialJs.gzipBytes)} gz)`,
+    `${megabytes(s.search.bytes)} (${s.search.files.toLocaleString('en-US')} files) in ${seconds(s.search.ms)}`,
+    kilobytes(s.catalogPageBytes),
   ]);
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   const h = r.hashing;

@@ -21,6 +21,7 @@ import type { Manifest, PublicationRecord, Representation, World } from './types
 import type { VersionLog } from './version-log.ts';
 import { publisherKeysPath } from './publication-signature.ts';
 import { isPrerelease } from './version.ts';
+import { API_PAGE_SIZE, pageAt } from './paging.ts';
 
 /** One published version as the documents need it. */
 export interface VersionRecord {
@@ -125,11 +126,18 @@ export function apiObject(registryUrl: string, object: ObjectRecord): ApiObject 
   };
 }
 
-/** `api/v1/objects.json`. */
-export function apiCatalog(registryUrl: string, objects: readonly ObjectRecord[]): ApiCatalog {
+/** Page `n` of the catalog (`api/v1/objects.json` is page 1); `objects` in catalog order, newest publication first. */
+export function apiCatalog(registryUrl: string, objects: readonly ObjectRecord[], n = 1, size = API_PAGE_SIZE): ApiCatalog {
+  const page = pageAt(objects, size, n);
+  const url = (k: number): string => siteUrl(registryUrl, apiPaths.objectsPage(k));
   return {
     schema: 'aso/api/v1/objects',
-    objects: objects.map((o) => {
+    page: page.number,
+    pageCount: page.count,
+    total: objects.length,
+    prev: page.number > 1 ? url(page.number - 1) : null,
+    next: page.number < page.count ? url(page.number + 1) : null,
+    objects: page.items.map((o) => {
       const latest = latestRecord(o);
       return {
         id: o.id,

@@ -100,9 +100,19 @@ export interface ApiObjectSummary {
   apiUrl: string;
 }
 
-/** `api/v1/objects.json`: the catalog. */
+/**
+ * `api/v1/objects.json` and `api/v1/objects/page/<n>.json`: the catalog, newest publication first, in pages of a
+ * fixed size; `next` is the URL of the following page (null on the last).
+ */
 export interface ApiCatalog {
   schema: 'aso/api/v1/objects';
+  /** 1-based. */
+  page: number;
+  pageCount: number;
+  /** Objects in the whole catalog. */
+  total: number;
+  prev: string | null;
+  next: string | null;
   objects: ApiObjectSummary[];
 }
 

@@ -45,3 +45,21 @@ export function tagSlug(tag: string): string {
     .replace(/^-+|-+$/g, '');
   return slug || 'tag';
 }
+
+/** When an object last had a version published: the newest `publishedAt` of its versions. */
+export function lastPublished(object: { versions: readonly VersionRecord[] }): string {
+  let newest = '';
+  let newestMs = -Infinity;
+  for (const v of object.versions) {
+    const ms = Date.parse(v.publication.publishedAt);
+    if (ms > newestMs) [newest, newestMs] = [v.publication.publishedAt, ms];
+  }
+  return newest;
+}
+
+/** The catalog order: the object with the newest publication first, ties by id; stable across builds. */
+export function newestFirst<O extends { id: string; versions: readonly VersionRecord[] }>(objects: readonly O[]): O[] {
+  const keyed = objects.map((o) => ({ o, ms: Date.parse(lastPublished(o)) || 0 }));
+  keyed.sort((a, b) => b.ms - a.ms || (a.o.id < b.o.id ? -1 : a.o.id > b.o.id ? 1 : 0));
+  return keyed.map((k) => k.o);
+}

@@ -41,7 +41,9 @@ export const API_BASE = 'api/v1';
 /** API paths, relative to the site root. */
 export const apiPaths = {
   index: () => `${API_BASE}/index.json`,
+  /** The catalog's first page; page `n` >= 2 is `objectsPage(n)`. */
   objects: () => `${API_BASE}/objects.json`,
+  objectsPage: (n: number) => (n <= 1 ? `${API_BASE}/objects.json` : `${API_BASE}/objects/page/${n}.json`),
   object: (id: string) => `${API_BASE}/objects/${id}.json`,
   version: (id: string, version: string) => `${API_BASE}/objects/${id}/versions/${version}.json`,
   worlds: () => `${API_BASE}/worlds.json`,

@@ -87,14 +87,29 @@ export async function stageVersion(
 
 /** Checks the staged folder with the code of `npm run check`; problems name the files as they will be in the registry. */
 export async function checkStaged(staged: StagedVersion, registryRoot: string, registryUrl: string, repoRoot: string): Promise<string[]> {
-  const final = targetDir(registryRoot, staged.id, staged.version);
+  return checkVersionFolder(registryRoot, staged.dir, targetDir(registryRoot, staged.id, staged.version), staged, registryUrl, repoRoot);
+}
+
+/**
+ * Checks one version folder with the code of `npm run check` (manifest, publication record, every file's length, hash
+ * and glTF validity, signatures against the publisher keys of `registryRoot`); problems name the files as they are, or
+ * will be, at `final`.
+ */
+export async function checkVersionFolder(
+  registryRoot: string,
+  dir: string,
+  final: string,
+  v: { id: string; version: string },
+  registryUrl: string,
+  repoRoot: string,
+): Promise<string[]> {
   const rel = (path: string): string => {
-    const moved = path.startsWith(staged.dir) ? final + path.slice(staged.dir.length) : path;
+    const moved = path.startsWith(dir) ? final + path.slice(dir.length) : path;
     return relative(repoRoot, moved).split(sep).join('/');
   };
   // A signature is checked against the publishers' keys the registry commits, as `npm run check` will.
   const { publishers } = await loadRegistryKeys(registryRoot);
-  const result = await checkVersion(staged.dir, { id: staged.id, version: staged.version }, {
+  const result = await checkVersion(dir, { id: v.id, version: v.version }, {
     registryUrl,
     rel,
     files: pLimit(availableParallelism()),

@@ -191,8 +191,16 @@ export function createClient(options: ClientOptions): AsoClient {
   }
 
   async function listObjects(opts: RequestOptions = {}): Promise<ApiObjectSummary[]> {
-    const url = apiUrl(apiPaths.objects());
-    return readCatalog(await getJson(fetchFn, url, opts.signal), url).objects;
+    // The catalog comes in pages: follow `next` (read from this origin) until the last, checking that each is the one expected.
+    const objects: ApiObjectSummary[] = [];
+    let url = apiUrl(apiPaths.objects());
+    for (let expected = 1; ; expected++) {
+      const page = readCatalog(await getJson(fetchFn, url, opts.signal), url);
+      if (page.page !== expected) throw new InvalidResponseError(url, '/page', `must be ${expected} (the page after the one that linked here), got ${page.page}`);
+      objects.push(...page.objects);
+      if (page.next === null) return objects;
+      url = await resolveUrl(page.next, opts);
+    }
   }
 
   /** The API document of a version: `version` exact, `latest` or a range, resolved against the published versions. */

@@ -110,11 +110,17 @@ export function readIndex(value: unknown, url: string): ApiIndex {
   return doc as unknown as ApiIndex;
 }
 
-/** `api/v1/objects.json`. */
+/** A page of the catalog, `api/v1/objects.json` or `api/v1/objects/page/<n>.json`. */
 export function readCatalog(value: unknown, url: string): ApiCatalog {
   const r = new Reader(url);
   const doc = r.object(value, '');
   r.constant(doc, 'schema', 'aso/api/v1/objects', '');
+  for (const key of ['page', 'pageCount', 'total'] as const) {
+    if (!Number.isInteger(doc[key]) || (doc[key] as number) < (key === 'total' ? 0 : 1)) r.fail(`/${key}`, `must be a ${key === 'total' ? 'non-negative' : 'positive'} integer, got ${kind(doc[key])}`);
+  }
+  if ((doc.page as number) > (doc.pageCount as number)) r.fail('/page', `must be at most pageCount (${String(doc.pageCount)}), got ${String(doc.page)}`);
+  for (const key of ['prev', 'next'] as const) if (doc[key] !== null) r.absoluteUrl(doc, key, '');
+  if ((doc.next === null) !== (doc.page === doc.pageCount)) r.fail('/next', doc.next === null ? `is null before the last page (${String(doc.page)} of ${String(doc.pageCount)})` : 'must be null on the last page');
   r.array(doc.objects, '/objects').forEach((item, i) => readObjectSummary(r, item, `/objects/${i}`));
   return doc as unknown as ApiCatalog;
 }

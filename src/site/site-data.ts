@@ -1,6 +1,6 @@
 /** What the pages read: the checked registry from the content layer, grouped into objects, tags and worlds. */
 import { getCollection } from 'astro:content';
-import { groupObjects, tagIndex, tagSlug } from '../core/catalog.ts';
+import { groupObjects, newestFirst, tagIndex, tagSlug } from '../core/catalog.ts';
 import type { World } from '../core/types.ts';
 import { readVersionEntries, type StoredVersion, type VersionEntry } from './read-version-entries.ts';
 import { registryDir } from '../registry/registry-dir.ts';
@@ -20,9 +20,12 @@ export interface SiteObject {
 /** Everything the site is made of. */
 export interface SiteData {
   registryUrl: string;
+  /** Sorted by id. */
   objects: SiteObject[];
+  /** The catalog order: newest publication first (see `newestFirst`). */
+  catalog: SiteObject[];
   worlds: World[];
-  /** Tag -> its page slug and the objects whose latest version carries it. */
+  /** Tag -> its page slug and the objects whose latest version carries it, in catalog order. */
   tags: Array<{ tag: string; slug: string; objectIds: string[] }>;
   /** The transparency log over the ledger, or null when the registry keeps no ledger. */
   log: SiteLog | null;
@@ -39,8 +42,9 @@ export function siteData(): Promise<SiteData> {
     const versions = await readVersionEntries(stored, registryDir());
     const worlds = (await getCollection('worlds')).map((e) => e.data as unknown as World).sort((a, b) => a.id.localeCompare(b.id));
     const objects = groupObjects(versions);
+    const catalog = newestFirst(objects);
     const used = new Set<string>();
-    const tags = [...tagIndex(objects)].map(([tag, objectIds]) => {
+    const tags = [...tagIndex(catalog)].map(([tag, objectIds]) => {
       let slug = tagSlug(tag);
       for (let n = 2; used.has(slug); n++) slug = `${tagSlug(tag)}-${n}`;
       used.add(slug);
@@ -48,7 +52,7 @@ export function siteData(): Promise<SiteData> {
     });
     const keys = await loadRegistryKeys(registryDir());
     const log = await readSiteLog(registryDir(), registryUrl(), keys.logKey);
-    return { registryUrl: registryUrl(), objects, worlds, tags, log, keys };
+    return { registryUrl: registryUrl(), objects, catalog, worlds, tags, log, keys };
   })();
   return memo;
 }
@@ -84,4 +88,12 @@ export function logViewConfigFor(data: SiteData, id: string, version: string, pu
 export async function versionPaths(): Promise<Array<{ params: { id: string; version: string } }>> {
   const data = await siteData();
   return data.objects.flatMap((o) => o.versions.map((v) => ({ params: { id: o.id, version: v.manifest.version } })));
+}
+
+/** The objects of a tag, in catalog order. */
+export function taggedObjects(data: SiteData, slug: string): { tag: SiteData['tags'][number]; objects: SiteObject[] } {
+  const tag = data.tags.find((t) => t.slug === slug);
+  if (!tag) throw new Error(`no tag page "${slug}"`);
+  const byId = new Map(data.objects.map((o) => [o.id, o]));
+  return { tag, objects: tag.objectIds.map((id) => byId.get(id)!) };
 }

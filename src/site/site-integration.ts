@@ -19,6 +19,8 @@ import { registryUrl } from '../registry/registry-url.ts';
 import { checkSigningKey, writeLogFiles } from './log-files.ts';
 import { readSiteLog } from './site-log.ts';
 import { markBuildStart, markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
+import { writeHostFiles } from './host-files.ts';
+import { buildSearchIndex, recordSearchStats } from './search-index.ts';
 
 /** Copies the published bytes of `registry/` and the viewer's decoders into the build output once the pages are written. */
 export function registrySite(): AstroIntegration {
@@ -48,6 +50,7 @@ export function registrySite(): AstroIntegration {
         const outDir = fileURLToPath(dir);
         const published = await copyPublishedFiles(registryDir(), outDir, cacheDir());
         const ledger = await copyLedgerFiles(registryDir(), outDir);
+        await writeHostFiles(outDir);
         const siteLog = await readSiteLog(registryDir(), registryUrl(), keys!.logKey);
         const log = siteLog ? await writeLogFiles(siteLog, keys!, signer, registryDir(), outDir) : null;
         if (log?.signedBy) logger.info(`checkpoint of ${log.size} entries signed by ${log.signedBy}`);
@@ -63,10 +66,15 @@ export function registrySite(): AstroIntegration {
         // The content layer leaves two empty module maps behind in static builds; a CDN has no use for them.
         await Promise.all(['content-assets.mjs', 'content-modules.mjs'].map((f) => rm(join(outDir, f), { force: true })));
         const stale = marker ? await removeStaleOutput(outDir, marker, keep) : 0;
+        // The search index reads the record pages, so it comes after the stale sweep: pages of versions that are gone
+        // are not indexed, and the last build's index files are gone before Pagefind writes the new ones.
+        const search = await buildSearchIndex(outDir);
+        await recordSearchStats(cacheDir(), search);
         await markOutputComplete(outDir);
         logger.info(
           `${published.paths.size} published files and thumbnails (${published.copied} copied, the rest unchanged)` +
-            `${ledger.length ? `, ${ledger.join(', ')}` : ''}; ${stale} stale files of the last build removed`,
+            `${ledger.length ? `, ${ledger.join(', ')}` : ''}; search index of ${search.pages} record pages ` +
+            `(${search.files} files, ${(search.bytes / 1e6).toFixed(1)} MB) in ${(search.ms / 1000).toFixed(1)} s; ${stale} stale files of the last build removed`,
         );
       },
     },

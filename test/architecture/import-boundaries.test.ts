@@ -47,7 +47,7 @@ describe('import boundaries', () => {
         { file: 'publish/submit.ts', specifier: '../jobs/client/job-client.ts' },
       ]),
     ).toEqual([
-      'core/paths.ts: imports "node:path" (core/ may use only ajv, ajv-formats, semver, @noble/hashes, @noble/ed25519; it must run without Node)',
+      'core/paths.ts: imports "node:path" (core/ may use only ajv, ajv-formats, semver, @noble/hashes, @noble/ed25519, spdx-license-ids; it must run without Node)',
       'core/paths.ts: imports "../registry/load-registry.ts" (core/ may not import registry/)',
       'sdk/client.ts: imports "sharp" (sdk/ may use only semver)',
       'viewer/island.ts: imports "../io/hash-file.ts" (viewer/ may not import io/)',

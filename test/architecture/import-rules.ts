@@ -12,7 +12,7 @@ export interface FolderRule {
 
 /** The map of ARCHITECTURE.md. */
 export const RULES: Readonly<Record<string, FolderRule>> = {
-  core: { folders: [], packages: ['ajv', 'ajv-formats', 'semver', '@noble/hashes', '@noble/ed25519'] },
+  core: { folders: [], packages: ['ajv', 'ajv-formats', 'semver', '@noble/hashes', '@noble/ed25519', 'spdx-license-ids'] },
   io: { folders: ['core'], packages: '*' },
   registry: { folders: ['core', 'io'], packages: '*' },
   publish: { folders: ['core', 'io', 'registry', 'jobs'], packages: '*' },

@@ -20,6 +20,14 @@ describe('runBench', () => {
     // The record page loads the viewer island up front; model-viewer itself comes later with a dynamic import.
     expect(s.recordPage.initialJs.files.length).toBeGreaterThan(0);
     expect(s.recordPage.initialJs.files.every((f) => f.endsWith('.js') && !f.includes('model-viewer'))).toBe(true);
+    // Pagefind indexed every record page of the full build (101 after the added version comes in a later build).
+    expect(s.search.pages).toBe(100);
+    expect(s.search.files).toBeGreaterThan(5);
+    expect(s.search.bytes).toBeGreaterThan(10_000);
+    expect(s.search.ms).toBeGreaterThan(0);
+    expect(s.catalogPageBytes).toBeGreaterThan(1000);
+    expect(s.catalogPageBytes).toBeLessThan(100_000);
+    expect(s.apiPageBytes).toBeGreaterThan(1000);
     expect(json.hashing.bytes).toBe(8 * 1024 * 1024);
     expect(json.hashing.ratio).toBeGreaterThan(0);
     expect(json.fileCreation.files).toBe(3000);
@@ -29,11 +37,14 @@ describe('runBench', () => {
       'peak RSS <= 1 GB (100 versions)',
       'rebuild, nothing changed <= 60% of the full build (100 versions)',
       'record page HTML <= 50 KB',
+      'every catalog page < 100 KB of HTML (100 versions)',
+      'every JSON catalog page <= 1 MB (100 versions)',
       'JavaScript before the viewer loads a mesh <= 20 KB',
       "hashing >= 0.8 of Node's in-memory SHA-256",
     ]);
     const table = formatResults(json);
     expect(table).toContain('| versions | check | full build | rebuild (same) | rebuild (+1) |');
+    expect(table).toContain('| search index | catalog page |');
     expect(table).toMatch(/^\| 100 \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+% \|/m);
     expect(table).toContain('Hashing 8.4 MB');
     expect(table).toMatch(/^File creation: [\d,]+ files\/s/m);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupObjects, MAX_TAG_SLUG, tagIndex, tagSlug } from '../../src/core/catalog.ts';
+import type { VersionRecord } from '../../src/core/api-documents.ts';
+import { groupObjects, lastPublished, MAX_TAG_SLUG, newestFirst, tagIndex, tagSlug } from '../../src/core/catalog.ts';
 import { record } from './records.ts';
 
 const at = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00:00Z`;
@@ -91,5 +92,19 @@ describe('tagSlug', () => {
   it('gives "tag" when nothing URL-safe is left', () => {
     expect(tagSlug('家具')).toBe('tag');
     expect(tagSlug('!!!')).toBe('tag');
+  });
+});
+
+const v = (publishedAt: string) => ({ publication: { publishedAt } }) as unknown as VersionRecord;
+
+describe('catalog order', () => {
+  it('puts the object with the newest publication first, ties by id', () => {
+    const objects = [
+      { id: 'b', versions: [v('2026-01-01T00:00:00Z')] },
+      { id: 'a', versions: [v('2026-01-01T00:00:00Z')] },
+      { id: 'c', versions: [v('2025-01-01T00:00:00Z'), v('2026-02-01T00:00:00+01:00')] },
+    ];
+    expect(newestFirst(objects).map((o) => o.id)).toEqual(['c', 'a', 'b']);
+    expect(lastPublished(objects[2]!)).toBe('2026-02-01T00:00:00+01:00');
   });
 });

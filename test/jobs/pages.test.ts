@@ -35,6 +35,19 @@ describe.each(BACKENDS)('pages: home, sign-up and dashboard (%s)', (backend) => 
     }
   });
 
+  it('links sign-up only when it is open; a person following an old link gets an HTML page', async () => {
+    for (const path of ['/', '/dashboard']) {
+      expect(await (await fetch(`${open.url}${path}`)).text(), path).toContain('href="/signup"');
+      expect(await (await fetch(`${closed.url}${path}`)).text(), path).not.toContain('href="/signup"');
+    }
+    const page = await fetch(`${closed.url}/signup`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('<h1>Sign-up is closed</h1>');
+    expect(html).toContain('href="/dashboard"');
+  });
+
   it('serves the dashboard page, its script and style, and the home page lists every model', async () => {
     const page = await fetch(`${open.url}/dashboard`);
     expect(page.status).toBe(200);

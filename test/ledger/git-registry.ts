@@ -41,7 +41,7 @@ export async function gitRegistry(): Promise<GitRegistry> {
   await git('config', 'user.email', 'test@registry.test');
   await git('config', 'commit.gpgsign', 'false');
   await git('config', 'core.autocrlf', 'false');
-  const ledger = (...args: string[]) => runLedger([...args, '--registry', fx.root], {}, fx.repo);
+  const ledger = (...args: string[]) => runLedger([...args, '--registry', fx.root], { REGISTRY_URL }, fx.repo);
   return {
     ...fx,
     git,

@@ -1,5 +1,5 @@
 /** The ledger and retraction rules of `npm run check` and the build, the publisher's script, and the append API of the submit script. */
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLedger } from '../../scripts/ledger.ts';
 import { verifyLedger } from '../../src/core/ledger.ts';
@@ -29,7 +29,7 @@ async function registry(): Promise<Fixture> {
   return fx;
 }
 
-const ledger = (fx: Fixture, ...args: string[]) => runLedger([...args, '--registry', fx.root], {}, fx.repo);
+const ledger = (fx: Fixture, ...args: string[]) => runLedger([...args, '--registry', fx.root], { REGISTRY_URL }, fx.repo);
 const problems = async (fx: Fixture): Promise<string[]> => (await loadRegistry(fx.root, { registryUrl: REGISTRY_URL })).problems.map(formatProblem);
 
 describe('loadRegistry with a ledger', () => {
@@ -156,9 +156,25 @@ describe('scripts/ledger.ts', () => {
   it('refuses to append a version whose record hash is not its manifest hash', async () => {
     const fx = await registry();
     await fx.addVersion({ id: 'stool', version: '1.0.0', editPublication: (p) => void (p.recordHash = sri(new Uint8Array([0]))) });
+    const before = await readFile(fx.path('ledger.jsonl'), 'utf8');
     const out = await ledger(fx, 'append', 'stool@1.0.0');
     expect(out.code).toBe(1);
-    expect(out.stderr).toMatch(/publication\.json: recordHash sha256-\S+ is not the hash of aso\.object\.json \(sha256-\S+\)\n$/);
+    expect(out.stderr).toContain('stool@1.0.0 does not pass npm run check, so no ledger line was appended');
+    expect(out.stderr).toMatch(/publication\.json: \/recordHash: /);
+    expect(await readFile(fx.path('ledger.jsonl'), 'utf8')).toBe(before);
+  });
+
+  it('refuses to append a version that check refuses (a file that is not what its manifest says), appending nothing', async () => {
+    const fx = await registry();
+    await fx.addVersion({ id: 'stool', version: '1.0.0' });
+    const before = await readFile(fx.path('ledger.jsonl'), 'utf8');
+    const files = await readdir(fx.path('objects/stool/versions/1.0.0/representations'));
+    await writeFile(fx.path(`objects/stool/versions/1.0.0/representations/${files[0]}`), 'not the declared bytes');
+    const out = await ledger(fx, 'append', 'chair@2.0.0-beta.1', 'stool@1.0.0');
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('stool@1.0.0 does not pass npm run check, so no ledger line was appended (a line can never be removed); fix the version first:');
+    expect(out.stderr).toMatch(/aso\.object\.json: \/representations\/0\/hash: hash mismatch/);
+    expect(await readFile(fx.path('ledger.jsonl'), 'utf8')).toBe(before);
   });
 
   it('starts a ledger in publishedAt order, once', async () => {

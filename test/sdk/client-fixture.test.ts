@@ -15,7 +15,7 @@ import {
   type AsoClient,
 } from '../../src/sdk/index.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
-import { REGISTRY_URL, writeFixtureSite, type FixtureSite } from './support/fixture-site.ts';
+import { defaultVersions, REGISTRY_URL, writeFixtureSite, type FixtureSite } from './support/fixture-site.ts';
 import { rejection } from './support/rejection.ts';
 
 let site: FixtureSite;
@@ -157,9 +157,36 @@ describe('getObject', () => {
     error = await rejection(client.getObject('chair', '1.0.0'));
     expect((error as Error).message).toContain('(document) must be an object, got an array');
 
-    replace('/api/v1/objects.json', JSON.stringify({ schema: 'aso/api/v1/objects', objects: [{ id: 'x' }] }));
+    const page = { schema: 'aso/api/v1/objects', page: 1, pageCount: 1, total: 1, prev: null, next: null };
+    replace('/api/v1/objects.json', JSON.stringify({ ...page, objects: [{ id: 'x' }] }));
     error = await rejection(client.listObjects());
     expect((error as InvalidResponseError).pointer).toBe('/objects/0/name');
+
+    replace('/api/v1/objects.json', JSON.stringify({ ...page, page: undefined, objects: [] }));
+    error = await rejection(client.listObjects());
+    expect((error as InvalidResponseError).pointer).toBe('/page');
+
+    replace('/api/v1/objects.json', JSON.stringify({ ...page, pageCount: 2, objects: [] }));
+    error = await rejection(client.listObjects());
+    expect((error as Error).message).toContain('/next is null before the last page (1 of 2)');
+  });
+
+  it('lists the whole catalog by following its pages', async () => {
+    const paged = await writeFixtureSite(undefined, REGISTRY_URL, 1);
+    const pagedServer = await serveStatic(paged.dir);
+    const seen: string[] = [];
+    try {
+      const pagedClient = createClient({ origin: pagedServer.origin, fetch: (input, init) => (seen.push(String(input)), fetch(input, init)) });
+      const all = await pagedClient.listObjects();
+      const ids = [...new Set(defaultVersions().map((v) => v.id))].sort();
+      expect(ids.length).toBeGreaterThan(1);
+      expect(all.map((o) => o.id)).toEqual(ids);
+      const pages = seen.filter((u) => u.includes('/api/v1/objects'));
+      expect(pages).toEqual([`${pagedServer.origin}/api/v1/objects.json`, ...ids.slice(1).map((_, i) => `${pagedServer.origin}/api/v1/objects/page/${i + 2}.json`)]);
+    } finally {
+      await pagedServer.close();
+      await paged.remove();
+    }
   });
 
   it('refuses a manifest whose bytes do not hash to the record hash', async () => {

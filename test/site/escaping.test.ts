@@ -43,7 +43,8 @@ it('keeps the strings intact in JSON-LD', () => {
   expect(ld.name).toBe(`Name ${EVIL}`);
   expect(ld.description).toBe(`Description ${EVIL}`);
   expect(ld.keywords).toContain(`tag ${EVIL}`);
-  expect(ld.license).toBe(`License ${EVIL}`);
+  // Free text is a CreativeWork that names the license, never an IRI.
+  expect(ld.license).toEqual({ '@type': 'CreativeWork', name: `License ${EVIL}` });
 });
 
 it('shows the strings as text', () => {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDocument, ApiCatalog, ApiIndex, ApiObject, ApiVersion } from '../../src/core/api-types.ts';
 import { compatibilityReport, noCompatibleText, pickPresentable } from '../../src/core/compatibility.ts';
 import { formatCount } from '../../src/core/format-count.ts';
+import { headersFile } from '../../src/core/host-headers.ts';
 import { sriToHex } from '../../src/core/sri.ts';
 import type { Manifest, PublicationRecord } from '../../src/core/types.ts';
 import { latestVersion } from '../../src/core/latest.ts';
@@ -127,7 +128,12 @@ describe('the JSON API', () => {
     expect(index.counts.versions).toBe(versions.length);
     const catalog = await json<ApiCatalog>('api/v1/objects.json');
     const ids = [...new Set(versions.map((v) => v.manifest.id))].sort();
-    expect(catalog.objects.map((o) => o.id)).toEqual(ids);
+    expect(catalog.objects.map((o) => o.id).sort()).toEqual(ids);
+    expect(catalog).toMatchObject({ page: 1, pageCount: 1, total: ids.length, prev: null, next: null });
+    // Newest publication first.
+    const newest = (id: string) => Math.max(...versions.filter((v) => v.manifest.id === id).map((v) => Date.parse(v.publication.publishedAt)));
+    const times = catalog.objects.map((o) => newest(o.id));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
     for (const id of ids) {
       const object = await json<ApiObject>(`api/v1/objects/${id}.json`);
       const mine = versions.filter((v) => v.manifest.id === id);
@@ -262,7 +268,10 @@ describe('catalog and crawl entry points', () => {
 
   it('ships _headers with immutable caching and CORS for published bytes', async () => {
     const headers = await readFile(join(dist, '_headers'), 'utf8');
-    expect(headers).toMatch(/\/objects\/\*\/versions\/\*\/representations\/\*\n\s+Cache-Control: public, max-age=31536000, immutable\n\s+Access-Control-Allow-Origin: \*/);
+    expect(headers).toBe(headersFile());
+    expect(headers).toMatch(/^\/\*\n\s+Access-Control-Allow-Origin: \*/m);
+    expect(headers).toMatch(/\/objects\/\*\/versions\/\*\/representations\/\*\n\s+Cache-Control: public, max-age=31536000, immutable\n/);
+    expect(headers).toMatch(/\*\.jsonl\n\s+Content-Type: application\/jsonl/);
     expect(headers).toMatch(/\*\.glb\n\s+Content-Type: model\/gltf-binary/);
     expect(headers).toMatch(/\*\.gltf\n\s+Content-Type: model\/gltf\+json/);
   });

@@ -27,6 +27,8 @@ export interface FixtureVersion {
   tags?: string[];
   license?: string;
   createdAt?: string;
+  /** `publication.json`'s `publishedAt`; default 2026-01-02T00:00:00Z. */
+  publishedAt?: string;
   files: FixtureFile[];
   preview?: FixtureFile;
 }
@@ -72,7 +74,7 @@ export async function writeVersion(root: string, v: FixtureVersion, registryUrl 
   await writeFile(join(dir, 'aso.object.json'), manifestBytes);
   const publication: PublicationRecord = {
     publicationId: randomUUID(),
-    publishedAt: '2026-01-02T00:00:00Z',
+    publishedAt: v.publishedAt ?? '2026-01-02T00:00:00Z',
     publisher: 'test',
     recordHash: sri(manifestBytes),
   };

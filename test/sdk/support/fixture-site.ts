@@ -1,4 +1,5 @@
 /** A small static site written with the project's own API document builders, for SDK tests that need cases the sample registry lacks. */
+import { API_PAGE_SIZE, pageCount } from '../../../src/core/paging.ts';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,7 +86,7 @@ export function defaultVersions(): FixtureVersion[] {
 }
 
 /** Writes the site of `versions` into a fresh temporary folder. */
-export async function writeFixtureSite(versions: FixtureVersion[] = defaultVersions(), registryUrl = REGISTRY_URL): Promise<FixtureSite> {
+export async function writeFixtureSite(versions: FixtureVersion[] = defaultVersions(), registryUrl = REGISTRY_URL, catalogPageSize = API_PAGE_SIZE): Promise<FixtureSite> {
   const dir = await mkdtemp(join(tmpdir(), 'aso-sdk-site-'));
   const manifests: FixtureSite['manifests'] = new Map();
   const files: FixtureSite['files'] = new Map();
@@ -145,7 +146,9 @@ export async function writeFixtureSite(versions: FixtureVersion[] = defaultVersi
   });
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   await put(apiPaths.index(), json(apiIndex(registryUrl, objects)));
-  await put(apiPaths.objects(), json(apiCatalog(registryUrl, objects)));
+  for (let n = 1; n <= pageCount(objects.length, catalogPageSize); n++) {
+    await put(apiPaths.objectsPage(n), json(apiCatalog(registryUrl, objects, n, catalogPageSize)));
+  }
   for (const object of objects) {
     await put(apiPaths.object(object.id), json(apiObject(registryUrl, object)));
     for (const v of object.versions) {

@@ -5,8 +5,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** A complete page; `body` is trusted HTML, `scripts` are paths under the service. */
-export function page(title: string, body: string, scripts: readonly string[] = []): string {
+/** A complete page; `body` is trusted HTML, `scripts` are paths under the service; the header links sign-up only when it is open. */
+export function page(title: string, body: string, scripts: readonly string[] = [], signupOpen = false): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -17,7 +17,7 @@ export function page(title: string, body: string, scripts: readonly string[] = [
 ${scripts.map((s) => `<script type="module" src="${escapeHtml(s)}"></script>`).join('\n')}
 </head>
 <body>
-<header><a href="/">ASO reference job service</a><nav><a href="/dashboard">Dashboard</a> <a href="/signup">Sign up</a></nav></header>
+<header><a href="/">ASO reference job service</a><nav><a href="/dashboard">Dashboard</a>${signupOpen ? ' <a href="/signup">Sign up</a>' : ''}</nav></header>
 <main>
 ${body}
 </main>

@@ -39,7 +39,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PageDeps): Promise<
 <ul>
 ${models}
 </ul>`;
-    return reply.type('text/html; charset=utf-8').send(page('Home', body));
+    return reply.type('text/html; charset=utf-8').send(page('Home', body, [], deps.openSignup));
   });
 
   app.get('/assets/:name', async (request, reply) => {
@@ -64,20 +64,26 @@ ${models}
 </table>
 <p id="empty" hidden>No jobs yet.</p>
 </section>`;
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page('Dashboard', body, ['/assets/dashboard.js']));
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page('Dashboard', body, ['/assets/dashboard.js'], deps.openSignup));
   });
 
   const closed = (): ApiError => new ApiError(404, 'signup_closed', 'sign-up is closed on this service; ask its operator for a key');
 
-  app.get('/signup', async (_request, reply) => {
-    if (!deps.openSignup) throw closed();
+  app.get('/signup', async (request, reply) => {
+    if (!deps.openSignup) {
+      // A person who follows an old link gets a page; a client that asks for JSON gets the API's error.
+      if (!String(request.headers.accept ?? '').includes('text/html')) throw closed();
+      const body = `<h1>Sign-up is closed</h1>
+<p>This service does not issue keys to anyone who asks. Ask its operator for an API key, then <a href="/dashboard">open the dashboard</a>.</p>`;
+      return reply.code(404).type('text/html; charset=utf-8').send(page('Sign-up is closed', body));
+    }
     const body = `<h1>Sign up</h1>
 <p>Name your key (for example your name or the name of your script). The key is shown once; only its hash is kept.</p>
 <form method="post" action="/signup">
 <label>Name <input name="name" required maxlength="64" autocomplete="off"></label>
 <button type="submit">Create API key</button>
 </form>`;
-    return reply.type('text/html; charset=utf-8').send(page('Sign up', body));
+    return reply.type('text/html; charset=utf-8').send(page('Sign up', body, [], deps.openSignup));
   });
 
   app.post('/signup', { config: { rateLimit: { max: deps.maxSignups, timeWindow: deps.windowMs } } }, async (request, reply) => {
@@ -98,6 +104,6 @@ ${models}
 <p>Copy it now: it is not shown again. Send it as <code>Authorization: Bearer &lt;key&gt;</code>.</p>
 <output class="key" id="api-key">${escapeHtml(created.key)}</output>
 <p>Key id <code>${escapeHtml(created.record.id)}</code>, named “${escapeHtml(created.record.name)}”. <a href="/dashboard">Open the dashboard</a>.</p>`;
-    return reply.code(201).type('text/html; charset=utf-8').send(page('Your API key', body));
+    return reply.code(201).type('text/html; charset=utf-8').send(page('Your API key', body, [], deps.openSignup));
   });
 }

@@ -1,0 +1,163 @@
+/**
+ * A 300-object registry built with the real build and served by the preview server: the catalog in pages linked with
+ * rel="prev"/"next", each under 100 KB, and the search box, which finds an object by name and leads to its record page
+ * by keyboard alone, with filters by tag and type, all from static files.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_PAGE_SIZE } from '../../src/core/paging.ts';
+import { startPreview, type PreviewServer } from '../../src/site/preview-server.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { buildSite } from '../support/build-site.ts';
+import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
+
+const OBJECTS = 300;
+/** The smallest valid glTF: an asset with nothing in it. */
+const gltfBytes = (label: string) => new TextEncoder().encode(JSON.stringify({ asset: { version: '2.0', generator: label } }));
+const PAGES = Math.ceil(OBJECTS / CATALOG_PAGE_SIZE);
+const id = (n: number) => `object-${String(n).padStart(3, '0')}`;
+/** Object n was published n minutes after the first, so the catalog shows object-299 first. */
+const publishedAt = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString().replace('.000Z', 'Z');
+
+let parent: string;
+let preview: PreviewServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  const registry = await tempRegistry('aso-catalog-');
+  parent = registry.parent;
+  const png = await pngBytes(8, 6);
+  for (let n = 0; n < OBJECTS; n++) {
+    const special = n === 137;
+    await writeVersion(registry.root, {
+      id: special ? 'cobalt-teapot' : id(n),
+      version: '1.0.0',
+      name: special ? 'Cobalt teapot' : `Sample object ${n}`,
+      description: special ? 'A glazed teapot with a bamboo handle.' : `Object number ${n} of the catalog test.`,
+      tags: special ? ['ceramic', 'kitchen'] : [['alpha', 'beta', 'gamma'][n % 3]!],
+      license: 'CC0-1.0',
+      publishedAt: publishedAt(n),
+      files: n % 50 === 0 ? [{ id: 'mesh', type: 'mesh', format: 'gltf', mediaType: 'model/gltf+json', bytes: gltfBytes(`object ${n}`) }] : [{ id: 'photo', type: 'image', format: 'png', mediaType: 'image/png', bytes: png }],
+    });
+  }
+  const built = await buildSite({ outDir: join(parent, 'dist'), registryDir: registry.root });
+  if (built.code !== 0) throw new Error(`build failed:\n${built.stdout.slice(-3000)}\n${built.stderr.slice(-3000)}`);
+  preview = await startPreview({ root: join(parent, 'dist'), port: 0 });
+  browser = await launchBrowser();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await preview?.close();
+  if (parent) await rm(parent, { recursive: true, force: true });
+});
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${preview.origin}${path}`);
+  return page;
+}
+
+describe('the paged catalog', () => {
+  it('shows a fixed number of objects a page, newest publication first, every page under 100 KB', async () => {
+    const seen: string[] = [];
+    for (let n = 1; n <= PAGES; n++) {
+      const res = await fetch(`${preview.origin}${n === 1 ? '/' : `/page/${n}/`}`);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(Buffer.byteLength(html), `page ${n}`).toBeLessThan(100_000);
+      seen.push(...[...html.matchAll(/<li class="card"[^>]* data-object="([^"]+)"/g)].map((m) => m[1]!));
+    }
+    expect(seen.length).toBe(OBJECTS);
+    expect(new Set(seen).size).toBe(OBJECTS);
+    expect(seen[0]).toBe(id(299));
+    expect(seen.slice(0, 3)).toEqual([id(299), id(298), id(297)]);
+    expect((await fetch(`${preview.origin}/page/${PAGES + 1}/`)).status).toBe(404);
+  });
+
+  it('links the pages with numbers and rel="prev"/"next", in the head and in the page', async () => {
+    const page = await open('/');
+    expect(await page.locator('li.card').count()).toBe(CATALOG_PAGE_SIZE);
+    expect(await page.locator('link[rel="prev"]').count()).toBe(0);
+    expect(await page.locator('link[rel="next"]').getAttribute('href')).toBe('/page/2/');
+    expect(await page.locator('nav.pager [aria-current="page"]').textContent()).toBe('1');
+    await page.locator('nav.pager a[rel="next"]').click();
+    await page.waitForURL(`${preview.origin}/page/2/`);
+    expect(await page.locator('link[rel="prev"]').getAttribute('href')).toBe('/');
+    expect(await page.locator('nav.pager [aria-current="page"]').textContent()).toBe('2');
+    await page.locator(`nav.pager a[href="/page/${PAGES}/"]`).click();
+    await page.waitForURL(`${preview.origin}/page/${PAGES}/`);
+    expect(await page.locator('li.card').count()).toBe(OBJECTS - (PAGES - 1) * CATALOG_PAGE_SIZE);
+    expect(await page.locator('link[rel="next"]').count()).toBe(0);
+    expect(await page.locator('nav.pager a[rel="next"]').count()).toBe(0);
+    await page.close();
+  });
+
+  it('pages each tag the same way and shows tag counts inside the tag links', async () => {
+    const page = await open('/tags/alpha/');
+    expect(await page.locator('li.card').count()).toBe(CATALOG_PAGE_SIZE);
+    expect(await page.locator('link[rel="next"]').getAttribute('href')).toBe('/tags/alpha/page/2/');
+    const alpha = page.locator('nav[aria-label="Filter by tag"] [aria-current="page"]');
+    expect((await alpha.textContent())?.replace(/\s+/g, ' ').trim()).toBe('alpha 100 objects');
+    await page.close();
+  });
+});
+
+describe('search', () => {
+  it('finds an object by name and reaches its record page by keyboard', async () => {
+    const page = await open('/');
+    const input = page.locator('.pagefind-ui__search-input');
+    await input.waitFor();
+    // Tab from the top of the page to the search box.
+    let focused = false;
+    for (let i = 0; i < 40 && !focused; i++) {
+      await page.keyboard.press('Tab');
+      focused = await input.evaluate((el) => el === document.activeElement);
+    }
+    expect(focused).toBe(true);
+    await page.keyboard.type('cobalt teapot');
+    const first = page.locator('.pagefind-ui__result-link').first();
+    await first.waitFor();
+    expect(await first.textContent()).toContain('Cobalt teapot');
+    let onResult = false;
+    for (let i = 0; i < 20 && !onResult; i++) {
+      await page.keyboard.press('Tab');
+      onResult = await first.evaluate((el) => el === document.activeElement);
+    }
+    expect(onResult).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${preview.origin}/objects/cobalt-teapot/versions/1.0.0/`);
+    expect((await page.locator('h1').textContent())?.replace(/\s+/g, ' ')).toContain('Cobalt teapot 1.0.0');
+    await page.close();
+  });
+
+  it('filters by tag and by type, from the index the build wrote', async () => {
+    const page = await open('/');
+    // A string, so that the test runner leaves the browser's own import() alone.
+    const result = (await page.evaluate(`(async () => {
+      const pagefind = await import('/pagefind/pagefind.js');
+      const filters = await pagefind.filters();
+      const count = async (term, filters) => (await pagefind.search(term, { filters })).results.length;
+      return {
+        filters,
+        kitchen: await count(null, { tag: 'kitchen' }),
+        meshes: await count(null, { type: 'mesh' }),
+        bamboo: await count('bamboo', {}),
+        license: await count('CC0-1.0', {}),
+      };
+    })()`)) as { filters: Record<string, Record<string, number>>; kitchen: number; meshes: number; bamboo: number; license: number };
+    expect(result.filters.tag).toMatchObject({ alpha: 100, kitchen: 1 });
+    expect(result.filters.type).toEqual({ image: OBJECTS - 6, mesh: 6 });
+    expect(result.kitchen).toBe(1);
+    expect(result.meshes).toBe(6);
+    expect(result.bamboo).toBe(1);
+    expect(result.license).toBe(OBJECTS);
+    // The default UI shows the same filters beside the results.
+    await page.locator('.pagefind-ui__search-input').fill('sample');
+    await page.locator('.pagefind-ui__result-link').first().waitFor();
+    expect(await page.locator('.pagefind-ui__filter-panel').textContent()).toContain('kitchen');
+    await page.close();
+  });
+});
