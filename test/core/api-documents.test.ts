@@ -91,6 +91,11 @@ describe('apiObject and apiCatalog', () => {
           apiUrl: `${REGISTRY}/api/v1/objects/lamp.json`,
         },
       ],
+      page: 1,
+      pageCount: 1,
+      total: 2,
+      prev: null,
+      next: null,
     });
   });
 });
