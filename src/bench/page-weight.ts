@@ -1,5 +1,5 @@
 /** The weight of a built record page: its HTML, and the JavaScript it loads before the viewer asks for a mesh. */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -16,17 +16,7 @@ export interface PageWeight {
   initialJs: Weight & { files: string[] };
 }
 
-/** Total size in bytes and the number of files of a folder tree. */
-export async function folderSize(dir: string): Promise<{ bytes: number; files: number }> {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    bytes += (await stat(join(entry.parentPath, entry.name))).size;
-    files++;
-  }
-  return { bytes, files };
-}
+export { folderSize } from '../io/folder-size.ts';
 
 function weigh(bytes: Uint8Array): Weight {
   return { bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };

@@ -4,10 +4,11 @@
  * Pagefind's filter and meta files are not byte-for-byte reproducible (the same pages give other hashed names from one
  * run to the next), so `pagefind/` is the one part of a build that two builds of the same registry do not share.
  */
-import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 // Imported up front: the config's modules cannot import anything new once the build is done. It starts nothing until used.
 import * as pagefind from 'pagefind';
+import { folderSize } from '../io/folder-size.ts';
 
 /** Where the index goes, under the site root. */
 export const SEARCH_DIR = 'pagefind';
@@ -33,7 +34,7 @@ export async function buildSearchIndex(outDir: string): Promise<SearchIndexStats
     if (added.errors.length) throw new Error(`pagefind could not read the record pages: ${added.errors.join('; ')}`);
     const written = await index.writeFiles({ outputPath: join(outDir, SEARCH_DIR) });
     if (written.errors.length) throw new Error(`pagefind could not write ${SEARCH_DIR}/: ${written.errors.join('; ')}`);
-    const { bytes, files } = await sizeOf(join(outDir, SEARCH_DIR));
+    const { bytes, files } = await folderSize(join(outDir, SEARCH_DIR));
     return { pages: added.page_count, files, bytes, ms: performance.now() - started };
   } finally {
     await pagefind.close();
@@ -44,15 +45,4 @@ export async function buildSearchIndex(outDir: string): Promise<SearchIndexStats
 export async function recordSearchStats(cacheDir: string, stats: SearchIndexStats): Promise<void> {
   await mkdir(cacheDir, { recursive: true });
   await writeFile(join(cacheDir, 'search-index.json'), `${JSON.stringify(stats, null, 2)}\n`);
-}
-
-async function sizeOf(dir: string): Promise<{ bytes: number; files: number }> {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    bytes += (await stat(join(entry.parentPath, entry.name))).size;
-    files++;
-  }
-  return { bytes, files };
 }
