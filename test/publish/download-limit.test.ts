@@ -4,7 +4,7 @@
  * flat all along. Also: a `file://` download link fails at once, without retries.
  */
 import { spawn } from 'node:child_process';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -50,9 +50,10 @@ it('stops an endless chunked asset at the default limit, names it, and keeps mem
     },
   });
   try {
-    const temps = async (): Promise<string[]> => (await readdir(tmpdir())).filter((n) => n.startsWith('aso-asset-'));
-    const before = await temps();
-    const env = { ...GIT_ENV, REGISTRY_URL, ASO_API_KEY: api.key, ASO_CACHE_DIR: join(repo.stateDir, 'cache') };
+    // The script's temporary folder is one of its own, so that downloads of tests running beside it do not show.
+    const temp = await mkdtemp(join(tmpdir(), 'aso-download-limit-'));
+    const temps = async (): Promise<string[]> => (await readdir(temp)).filter((n) => n.startsWith('aso-asset-'));
+    const env = { ...GIT_ENV, REGISTRY_URL, ASO_API_KEY: api.key, ASO_CACHE_DIR: join(repo.stateDir, 'cache'), TMPDIR: temp };
     const child = spawn(process.execPath, ['--import', TSX_LOADER, SCRIPT, '--image', 'photo.png', '--model', 'relief', '--object', 'endless-asset', '--api', api.url, '--no-commit'], {
       cwd: repo.dir,
       env,
@@ -62,7 +63,11 @@ it('stops an endless chunked asset at the default limit, names it, and keeps mem
     child.stdout.resume();
     child.stderr.on('data', (d) => (stderr += d));
     let peak = 0;
-    const sampler = setInterval(() => void rss(child.pid!).then((r) => (peak = Math.max(peak, r ?? 0))), 50);
+    let peakTemps = 0;
+    const sampler = setInterval(() => {
+      void rss(child.pid!).then((r) => (peak = Math.max(peak, r ?? 0)));
+      void temps().then((t) => (peakTemps = Math.max(peakTemps, t.length)));
+    }, 50);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearInterval(sampler);
     expect(code, stderr).not.toBe(0);
@@ -73,7 +78,9 @@ it('stops an endless chunked asset at the default limit, names it, and keeps mem
     expect(peak).toBeLessThan(300 * 1024 * 1024);
     expect(api.hits.asset).toBe(1);
     // The partial download is gone.
-    expect(await temps()).toEqual(before);
+    expect(await temps()).toEqual([]);
+    expect(peakTemps).toBe(1);
+    await rm(temp, { recursive: true, force: true });
   } finally {
     await api.close();
   }
