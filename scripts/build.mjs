@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// `npm run build`: `astro build` in a child process whose V8 heap is bounded (default 640 MiB, or ASO_BUILD_HEAP_MB).
-// Without a bound V8 lets garbage pile up to several times the live data while thousands of pages render: 1.9 GB of
-// resident memory for 10,000 versions, against under 1 GB with the bound and the same build time (see the README's
-// benchmark). Plain JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
+// `npm run build`: the build (scripts/build-site.ts) in a child process whose V8 heap is bounded (default 640 MiB, or
+// ASO_BUILD_HEAP_MB). Without a bound V8 lets garbage pile up to several times the live data while thousands of pages
+// render. Plain JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
 //
 // A build that fails after it began writing the output folder leaves a marker there (src/site/stale-output.ts,
 // INCOMPLETE_MARKER); the folder is then removed here, a top-level .git (a deploy checkout) excepted, so that no deploy
@@ -11,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const DEFAULT_HEAP_MB = 640;
@@ -23,12 +23,13 @@ if (!Number.isInteger(heapMb) || heapMb < 128) {
   process.exit(2);
 }
 const args = process.argv.slice(2);
-const { values } = parseArgs({ args, options: { root: { type: 'string' }, outDir: { type: 'string' } }, strict: false, allowPositionals: true });
+const { values } = parseArgs({ args, options: { root: { type: 'string' }, outDir: { type: 'string' } }, strict: true });
 const root = resolve(typeof values.root === 'string' ? values.root : '.');
 const outDir = resolve(root, typeof values.outDir === 'string' ? values.outDir : 'dist');
 
-const astro = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'astro.js');
-const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, astro, 'build', ...args], { stdio: 'inherit' });
+const here = dirname(fileURLToPath(import.meta.url));
+const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', tsx, join(here, 'build-site.ts'), ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   if (code === 134 || signal === 'SIGABRT') {

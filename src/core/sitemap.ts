@@ -36,3 +36,31 @@ export function sitemapLastmod(registryUrl: string, versions: readonly VersionTi
     return iso(newest || undefined);
   };
 }
+
+/** URLs in one sitemap file: the protocol allows 50,000. */
+export const SITEMAP_URLS_PER_FILE = 45_000;
+
+const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+/** XML text of a URL or date: the five XML specials escaped. */
+function xmlText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
+}
+
+/**
+ * The sitemap files of a site: `sitemap-index.xml` pointing at `sitemap-0.xml`, `sitemap-1.xml`... of at most
+ * {@link SITEMAP_URLS_PER_FILE} URLs each, every URL with its `lastmod` when it has one.
+ */
+export function sitemapFiles(registryUrl: string, urls: readonly string[], lastmod: (url: string) => string | undefined): Array<{ path: string; body: string }> {
+  const origin = registryUrl.replace(/\/+$/, '');
+  const files: Array<{ path: string; body: string }> = [];
+  for (let i = 0; i === 0 || i * SITEMAP_URLS_PER_FILE < urls.length; i++) {
+    const entries = urls.slice(i * SITEMAP_URLS_PER_FILE, (i + 1) * SITEMAP_URLS_PER_FILE).map((url) => {
+      const at = lastmod(url);
+      return `<url><loc>${xmlText(url)}</loc>${at ? `<lastmod>${xmlText(at)}</lastmod>` : ''}</url>`;
+    });
+    files.push({ path: `sitemap-${i}.xml`, body: `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="${SITEMAP_NS}">${entries.join('')}</urlset>` });
+  }
+  const index = files.map((f) => `<sitemap><loc>${xmlText(`${origin}/${f.path}`)}</loc></sitemap>`).join('');
+  return [{ path: 'sitemap-index.xml', body: `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="${SITEMAP_NS}">${index}</sitemapindex>` }, ...files];
+}

@@ -12,20 +12,20 @@ export function lockPath(path: string): string {
 /** How long to wait for another process's lock before giving up, in milliseconds. */
 const WAIT_MS = 60_000;
 
-/** Runs `task` while this process alone holds the lock on `path` (which need not exist yet). */
-export async function withFileLock<T>(path: string, task: () => Promise<T>): Promise<T> {
+/** Runs `task` while this process alone holds the lock on `path` (which need not exist yet), waiting up to `waitMs` for it. */
+export async function withFileLock<T>(path: string, task: () => Promise<T>, waitMs = WAIT_MS): Promise<T> {
   let compromised: Error | undefined;
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(path, {
       realpath: false,
       stale: 10_000,
-      retries: { retries: Math.ceil(WAIT_MS / 200), factor: 1, minTimeout: 50, maxTimeout: 200, randomize: true },
+      retries: { retries: Math.ceil(waitMs / 200), factor: 1, minTimeout: 50, maxTimeout: 200, randomize: true },
       onCompromised: (error) => void (compromised = error),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOCKED') throw new Error(`${path}: another process has held its lock (${lockPath(path)}) for over ${WAIT_MS / 1000} s; try again when it is done`);
+    if (code === 'ELOCKED') throw new Error(`${path}: another process has held its lock (${lockPath(path)}) for over ${waitMs / 1000} s; try again when it is done`);
     throw error;
   }
   try {

@@ -5,11 +5,10 @@
  * is never stale.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DECODERS_DIR, type DecoderLocations } from '../core/decoders.ts';
-import { copyIfChanged } from './copy-published-files.ts';
+import type { OutputWriter } from './output-writer.ts';
 
 /** One decoder file: where it is in node_modules and its path in the site. */
 export interface DecoderFile {
@@ -74,14 +73,7 @@ export function decoderLocations(base: string): DecoderLocations {
   return { draco: `${root}${f.three}/draco/`, ktx2: `${root}${f.three}/basis/`, meshopt: `${root}${f.meshopt}/meshopt_decoder.js` };
 }
 
-/** Copies every decoder file into `outDir` (unless an identical copy is there) and returns their absolute paths. */
-export async function copyDecoders(outDir: string): Promise<Set<string>> {
-  const paths = new Set<string>();
-  for (const file of decoderFiles()) {
-    const to = join(outDir, ...file.to.split('/'));
-    await mkdir(dirname(to), { recursive: true });
-    await copyIfChanged(file.from, to);
-    paths.add(to);
-  }
-  return paths;
+/** Copies every decoder file into the site (unless an identical copy is there). */
+export async function copyDecoders(writer: OutputWriter): Promise<void> {
+  await Promise.all(decoderFiles().map((file) => writer.copy(file.from, file.to)));
 }

@@ -1,21 +1,21 @@
 /** The ledger and the retractions in the built site: copied byte for byte to `/ledger.jsonl` and `/retractions.jsonl`. */
-import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { apiLedgerCheckpoint } from '../core/api-documents.ts';
 import type { ApiLedgerCheckpoint } from '../core/api-types.ts';
 import { LEDGER_FILE } from '../core/ledger.ts';
 import { RETRACTIONS_FILE } from '../core/retractions.ts';
+import type { OutputWriter } from './output-writer.ts';
 import { ledgerPath, readLedgerCheckpoint, readOptionalText } from '../registry/ledger-file.ts';
 
-/** Copies the files of the two that exist; returns the names copied. */
-export async function copyLedgerFiles(registryRoot: string, outDir: string): Promise<string[]> {
-  const copied: string[] = [];
+/** Copies the files of the two that exist; returns their names. */
+export async function copyLedgerFiles(registryRoot: string, writer: OutputWriter): Promise<string[]> {
+  const names: string[] = [];
   for (const name of [LEDGER_FILE, RETRACTIONS_FILE]) {
     if ((await readOptionalText(join(registryRoot, name))) === null) continue;
-    await copyFile(join(registryRoot, name), join(outDir, name));
-    copied.push(name);
+    await writer.copy(join(registryRoot, name), name);
+    names.push(name);
   }
-  return copied;
+  return names;
 }
 
 /** The document of `api/v1/ledger.json` for the registry folder `registryRoot`. */

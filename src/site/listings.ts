@@ -1,12 +1,12 @@
 /** The paged listings of the site: the catalog, each tag's objects and the list of tags, with their route params. */
 import { CATALOG_PAGE_SIZE, pageAt, pageCount, type Page } from '../core/paging.ts';
-import { siteData, taggedObjects, type SiteData, type SiteObject } from './site-data.ts';
+import { taggedObjects, type SiteData, type SiteObject } from './site-data.ts';
 
 /** Tags on one page of the tag list. */
 export const TAG_LIST_PAGE_SIZE = 200;
 
 /** Params of pages 2 and up of a list of `total` items (page 1 lives at the listing's own path). */
-function laterPages(total: number, size: number): string[] {
+export function laterPages(total: number, size: number): string[] {
   return Array.from({ length: pageCount(total, size) - 1 }, (_, i) => String(i + 2));
 }
 
@@ -15,39 +15,15 @@ export function catalogPage(data: SiteData, n: number): Page<SiteObject> {
   return pageAt(data.catalog, CATALOG_PAGE_SIZE, n);
 }
 
-/** `page/<n>/` of the catalog, n >= 2. */
-export async function catalogPagePaths(): Promise<Array<{ params: { page: string } }>> {
-  const data = await siteData();
-  return laterPages(data.catalog.length, CATALOG_PAGE_SIZE).map((page) => ({ params: { page } }));
-}
-
 /** Page `n` of a tag's objects. */
 export function tagPage(data: SiteData, slug: string, n: number): { tag: SiteData['tags'][number]; page: Page<SiteObject> } {
   const { tag, objects } = taggedObjects(data, slug);
   return { tag, page: pageAt(objects, CATALOG_PAGE_SIZE, n) };
 }
 
-/** `tags/<slug>/`. */
-export async function tagPaths(): Promise<Array<{ params: { tag: string } }>> {
-  const data = await siteData();
-  return data.tags.map((t) => ({ params: { tag: t.slug } }));
-}
-
-/** `tags/<slug>/page/<n>/`, n >= 2. */
-export async function tagPagePaths(): Promise<Array<{ params: { tag: string; page: string } }>> {
-  const data = await siteData();
-  return data.tags.flatMap((t) => laterPages(t.objectIds.length, CATALOG_PAGE_SIZE).map((page) => ({ params: { tag: t.slug, page } })));
-}
-
 /** Page `n` of the list of every tag, most used first (ties by name). */
 export function tagListPage(data: SiteData, n: number): Page<SiteData['tags'][number]> {
   return pageAt(byUse(data.tags), TAG_LIST_PAGE_SIZE, n);
-}
-
-/** `tags/page/<n>/`, n >= 2. */
-export async function tagListPagePaths(): Promise<Array<{ params: { page: string } }>> {
-  const data = await siteData();
-  return laterPages(data.tags.length, TAG_LIST_PAGE_SIZE).map((page) => ({ params: { page } }));
 }
 
 /** Tags, most used first (ties by name). */

@@ -3,23 +3,21 @@
  * tlog-tiles hash tiles and entry bundles under `/tile/`, and the public keys (`/log.pub`, `/publishers/<name>.pub`).
  * Full tiles never change once written, so a rebuild leaves them alone.
  */
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { checkpointNote, CHECKPOINT_PATH } from '../core/checkpoint.ts';
 import type { SignerKey, VerifierKey } from '../core/signed-note.ts';
 import { entryBundle, entryTiles, hashTiles, tileData, tilePath, TILE_WIDTH } from '../core/tlog-tiles.ts';
 import { LOG_KEY_FILE, PUBLISHER_KEY_EXT, PUBLISHERS_DIR, type RegistryKeys } from '../registry/registry-keys.ts';
+import type { OutputWriter } from './output-writer.ts';
 import type { SiteLog } from './site-log.ts';
 
 /** What was written. */
 export interface LogFiles {
-  /** Absolute paths of every file of the log in the output folder (written now or left unchanged). */
-  paths: Set<string>;
   /** The tree size of the checkpoint. */
   size: number;
   /** `<name>+<key id>` of the key that signed the checkpoint, or null when it is unsigned. */
   signedBy: string | null;
-  /** Tiles and bundles written by this build (the rest were there, unchanged). */
+  /** Files of the log written by this build (the rest were there, unchanged). */
   written: number;
 }
 
@@ -35,43 +33,20 @@ export function checkSigningKey(signer: SignerKey | null, logKey: VerifierKey | 
   }
 }
 
-/** Writes `path` unless it already holds exactly `bytes`; returns whether it wrote. */
-async function writeIfChanged(path: string, bytes: Uint8Array | string): Promise<boolean> {
-  const data = typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const old = await readFile(path).catch(() => null);
-  if (old && old.equals(data)) return false;
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, data);
-  return true;
-}
-
-/** Writes the checkpoint, the tiles, the entry bundles and the public keys of `log` into `outDir`. */
-export async function writeLogFiles(log: SiteLog, keys: RegistryKeys, signer: SignerKey | null, registryRoot: string, outDir: string): Promise<LogFiles> {
-  const paths = new Set<string>();
-  let written = 0;
-  const put = async (path: string, bytes: Uint8Array | string): Promise<void> => {
-    const full = join(outDir, ...path.split('/'));
-    paths.add(full);
-    if (await writeIfChanged(full, bytes)) written++;
-  };
-  await put(CHECKPOINT_PATH, checkpointNote(log.checkpoint, signer));
-  for (const tile of hashTiles(log.tree.size)) await put(tilePath(tile), tileData(log.tree, tile));
+/** Writes the checkpoint, the tiles, the entry bundles and the public keys of `log` into the site. */
+export async function writeLogFiles(log: SiteLog, keys: RegistryKeys, signer: SignerKey | null, registryRoot: string, writer: OutputWriter): Promise<LogFiles> {
+  const writes: Array<Promise<boolean>> = [writer.write(CHECKPOINT_PATH, checkpointNote(log.checkpoint, signer))];
+  for (const tile of hashTiles(log.tree.size)) writes.push(writer.write(tilePath(tile), tileData(log.tree, tile)));
   const encoder = new TextEncoder();
   for (const tile of entryTiles(log.tree.size)) {
     const start = tile.index * TILE_WIDTH;
-    await put(tilePath(tile), entryBundle(log.lines.slice(start, start + tile.width).map((l) => encoder.encode(l))));
+    writes.push(writer.write(tilePath(tile), entryBundle(log.lines.slice(start, start + tile.width).map((l) => encoder.encode(l)))));
   }
-  if (keys.logKey) {
-    const to = join(outDir, LOG_KEY_FILE);
-    await copyFile(join(registryRoot, LOG_KEY_FILE), to);
-    paths.add(to);
-  }
-  if (keys.publishers.size) await mkdir(join(outDir, PUBLISHERS_DIR), { recursive: true });
+  if (keys.logKey) writes.push(writer.copy(join(registryRoot, LOG_KEY_FILE), LOG_KEY_FILE));
   for (const name of keys.publishers.keys()) {
     const file = `${name}${PUBLISHER_KEY_EXT}`;
-    const to = join(outDir, PUBLISHERS_DIR, file);
-    await copyFile(join(registryRoot, PUBLISHERS_DIR, file), to);
-    paths.add(to);
+    writes.push(writer.copy(join(registryRoot, PUBLISHERS_DIR, file), `${PUBLISHERS_DIR}/${file}`));
   }
-  return { paths, size: log.tree.size, signedBy: signer ? `${signer.name}+${signer.keyId}` : null, written };
+  const written = (await Promise.all(writes)).filter(Boolean).length;
+  return { size: log.tree.size, signedBy: signer ? `${signer.name}+${signer.keyId}` : null, written };
 }

@@ -1,20 +1,21 @@
 /**
- * The static search index: Pagefind reads the built record pages (their `data-pagefind-*` parts: name, description,
- * tags, types, generator, license) and writes `pagefind/` beside them. Its binary comes with the npm package.
- * Pagefind's filter and meta files are not byte-for-byte reproducible (the same pages give other hashed names from one
- * run to the next), so `pagefind/` is the one part of a build that two builds of the same registry do not share.
+ * The static search index: Pagefind reads the record pages (their `data-pagefind-*` parts: name, description, tags,
+ * types, generator, license) as the build renders them, and its files are written under `pagefind/` through the
+ * build's writer, so that the files of pages that did not change (content-keyed names) are not written again. Pagefind
+ * does not index incrementally, so every page is handed to it on every build that changes a record page; a build
+ * that changes none keeps the last index. Its binary comes with the npm package.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-// Imported up front: the config's modules cannot import anything new once the build is done. It starts nothing until used.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import * as pagefind from 'pagefind';
-import { folderSize } from '../io/folder-size.ts';
+import type { OutputWriter } from './output-writer.ts';
 
 /** Where the index goes, under the site root. */
 export const SEARCH_DIR = 'pagefind';
 
 /** The pages indexed: every record page. */
-export const SEARCH_GLOB = 'objects/*/versions/*/index.html';
+export const SEARCH_PAGE = /^objects\/[^/]+\/versions\/[^/]+\/$/;
 
 /** What indexing did. */
 export interface SearchIndexStats {
@@ -24,21 +25,65 @@ export interface SearchIndexStats {
   ms: number;
 }
 
-/** Indexes the record pages of the site in `outDir` into `outDir/pagefind/`. */
-export async function buildSearchIndex(outDir: string): Promise<SearchIndexStats> {
+/** An index being fed pages. */
+export interface SearchIndexer {
+  /** Hands one page to Pagefind (it parses in its own process while the build goes on). */
+  add(path: string, html: string): void;
+  /**
+   * Writes the index through `writer`. When the record pages are those the last index was made of (their digest is in
+   * `digestFile`) and its files are still in the site, they are kept as they are.
+   */
+  finish(writer: OutputWriter, digestFile: string): Promise<SearchIndexStats>;
+}
+
+/** The files of the index the last build wrote (relative to `dir`), or none when it has no entry file. */
+async function lastIndex(dir: string): Promise<Array<{ path: string; bytes: number }>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = await Promise.all(
+    entries.filter((e) => e.isFile()).map(async (e) => {
+      const full = join(e.parentPath, e.name);
+      return { path: relative(dir, full).split(sep).join('/'), bytes: (await stat(full)).size };
+    }),
+  );
+  return files.some((f) => f.path === 'pagefind-entry.json') ? files : [];
+}
+
+/** Starts an index of the record pages. */
+export async function startSearchIndex(): Promise<SearchIndexer> {
   const started = performance.now();
-  try {
-    const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
-    if (!index) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
-    const added = await index.addDirectory({ path: outDir, glob: SEARCH_GLOB });
-    if (added.errors.length) throw new Error(`pagefind could not read the record pages: ${added.errors.join('; ')}`);
-    const written = await index.writeFiles({ outputPath: join(outDir, SEARCH_DIR) });
-    if (written.errors.length) throw new Error(`pagefind could not write ${SEARCH_DIR}/: ${written.errors.join('; ')}`);
-    const { bytes, files } = await folderSize(join(outDir, SEARCH_DIR));
-    return { pages: added.page_count, files, bytes, ms: performance.now() - started };
-  } finally {
-    await pagefind.close();
-  }
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
+  if (!index) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
+  const added: Array<Promise<pagefind.NewFileResponse>> = [];
+  const pages: string[] = [];
+  return {
+    add(path, html) {
+      if (!SEARCH_PAGE.test(path)) return;
+      added.push(index.addHTMLFile({ url: `/${path}`, content: html }));
+      pages.push(`${path} ${createHash('sha256').update(html).digest('hex')}`);
+    },
+    async finish(writer, digestFile) {
+      try {
+        const results = await Promise.all(added);
+        const failed = results.flatMap((r) => r.errors);
+        if (failed.length) throw new Error(`pagefind could not read the record pages: ${failed.join('; ')}`);
+        const digest = createHash('sha256').update(pages.sort().join('\n')).digest('hex');
+        const unchanged = (await readFile(digestFile, 'utf8').catch(() => '')) === digest;
+        const last = unchanged ? await lastIndex(writer.file(SEARCH_DIR)) : [];
+        if (last.length) {
+          for (const file of last) writer.keep(`${SEARCH_DIR}/${file.path}`);
+          return { pages: results.length, files: last.length, bytes: last.reduce((n, f) => n + f.bytes, 0), ms: performance.now() - started };
+        }
+        const { files, errors: getErrors } = await index.getFiles();
+        if (getErrors.length) throw new Error(`pagefind could not write ${SEARCH_DIR}/: ${getErrors.join('; ')}`);
+        await Promise.all(files.map((f) => writer.write(`${SEARCH_DIR}/${f.path}`, f.content)));
+        await mkdir(dirname(digestFile), { recursive: true });
+        await writeFile(digestFile, digest);
+        return { pages: results.length, files: files.length, bytes: files.reduce((n, f) => n + f.content.byteLength, 0), ms: performance.now() - started };
+      } finally {
+        await pagefind.close();
+      }
+    },
+  };
 }
 
 /** Writes the figures of the last indexing to `<cacheDir>/search-index.json`, where `npm run bench` reads them. */

@@ -1,14 +1,15 @@
-/** What the pages read: the checked registry from the content layer, grouped into objects, tags and worlds. */
-import { getCollection } from 'astro:content';
-import { groupObjects, newestFirst, tagIndex, tagSlug } from '../core/catalog.ts';
+/**
+ * What the pages read: the checked registry grouped into objects, tags and worlds. `npm run build` loads it once
+ * (load-site.ts) and hands it to the page renderer with {@link provideSiteData}; `astro dev` loads it on its first request.
+ */
 import type { World } from '../core/types.ts';
-import { readVersionEntries, type StoredVersion, type VersionEntry } from './read-version-entries.ts';
-import { registryDir } from '../registry/registry-dir.ts';
+import type { VersionEntry } from './version-entry.ts';
+import { cacheDir, registryDir } from '../registry/registry-dir.ts';
 import { registryUrl } from '../registry/registry-url.ts';
-import { loadRegistryKeys, type RegistryKeys } from '../registry/registry-keys.ts';
+import type { RegistryKeys } from '../registry/registry-keys.ts';
 import type { VersionLog, VersionLogView } from '../core/version-log.ts';
 import type { PublicationRecord } from '../core/types.ts';
-import { readSiteLog, versionLogOf, type SiteLog } from './site-log.ts';
+import { versionLogOf, type SiteLog } from './site-log.ts';
 
 /** One object with its versions newest first. */
 export interface SiteObject {
@@ -20,6 +21,8 @@ export interface SiteObject {
 /** Everything the site is made of. */
 export interface SiteData {
   registryUrl: string;
+  /** The `registry/` folder it was read from. */
+  registryRoot: string;
   /** Sorted by id. */
   objects: SiteObject[];
   /** The catalog order: newest publication first (see `newestFirst`). */
@@ -31,30 +34,30 @@ export interface SiteData {
   log: SiteLog | null;
   /** The log's and the publishers' public keys. */
   keys: RegistryKeys;
+  /** Every thumbnail of the site: its site path and the cached file it is copied from. */
+  thumbnailFiles: Map<string, string>;
 }
 
-let memo: Promise<SiteData> | undefined;
+/**
+ * Where the build leaves the data for the renderer. The renderer is a separate bundle with its own copy of this module,
+ * so the two meet on a global of the process rather than on a module variable.
+ */
+const SITE_DATA = Symbol.for('aso-registry.site-data');
 
-/** Reads the collections once per build. */
+type WithSiteData = typeof globalThis & { [SITE_DATA]?: Promise<SiteData> };
+
+/** Hands the data of this build to the pages rendered in this process. */
+export function provideSiteData(data: SiteData): void {
+  (globalThis as WithSiteData)[SITE_DATA] = Promise.resolve(data);
+}
+
+/** The data of this build: what the build provided, else the registry of the environment loaded once (`astro dev`). */
 export function siteData(): Promise<SiteData> {
-  memo ??= (async () => {
-    const stored = (await getCollection('versions')).map((e) => e.data as unknown as StoredVersion);
-    const versions = await readVersionEntries(stored, registryDir());
-    const worlds = (await getCollection('worlds')).map((e) => e.data as unknown as World).sort((a, b) => a.id.localeCompare(b.id));
-    const objects = groupObjects(versions);
-    const catalog = newestFirst(objects);
-    const used = new Set<string>();
-    const tags = [...tagIndex(catalog)].map(([tag, objectIds]) => {
-      let slug = tagSlug(tag);
-      for (let n = 2; used.has(slug); n++) slug = `${tagSlug(tag)}-${n}`;
-      used.add(slug);
-      return { tag, slug, objectIds };
-    });
-    const keys = await loadRegistryKeys(registryDir());
-    const log = await readSiteLog(registryDir(), registryUrl(), keys.logKey);
-    return { registryUrl: registryUrl(), objects, catalog, worlds, tags, log, keys };
-  })();
-  return memo;
+  const g = globalThis as WithSiteData;
+  g[SITE_DATA] ??= import('./load-site.ts').then(({ loadSite }) =>
+    loadSite({ registryRoot: registryDir(), registryUrl: registryUrl(), cacheDir: cacheDir(), warn: (m) => console.warn(m) }),
+  );
+  return g[SITE_DATA];
 }
 
 /** The object and version entry for a route, or throws naming what is missing. */
@@ -82,12 +85,6 @@ export function logViewConfigFor(data: SiteData, id: string, version: string, pu
     expected: { id, version, recordHash: publication.recordHash, publicationId: publication.publicationId },
     publisherKeys,
   };
-}
-
-/** Route params of every version. */
-export async function versionPaths(): Promise<Array<{ params: { id: string; version: string } }>> {
-  const data = await siteData();
-  return data.objects.flatMap((o) => o.versions.map((v) => ({ params: { id: o.id, version: v.manifest.version } })));
 }
 
 /** The objects of a tag, in catalog order. */

@@ -1,11 +1,9 @@
 /**
- * Rebuilds into an existing `dist/`: Astro is told not to empty it (deleting tens of thousands of files costs a rebuild
- * more than anything else), so what the last build wrote and this one did not is removed here at the end.
+ * Rebuilds into an existing `dist/`: the output folder is never emptied (deleting tens of thousands of files costs a
+ * rebuild more than anything else), so what the last build wrote and this one did not is removed here at the end.
  */
-import { lstat, mkdir, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-const MARKER = 'build-started';
 
 /**
  * The file a build keeps in the output folder from its first write to its last: a folder that holds it is not a whole
@@ -25,34 +23,22 @@ export async function markOutputComplete(outDir: string): Promise<void> {
 }
 
 /**
- * Marks the start of a build with a file in `cacheDir`: files written from now on have a modification time at or
- * after the marker's, taken from the same clock (the kernel's), so no clock of this process is compared with it.
- */
-export async function markBuildStart(cacheDir: string): Promise<string> {
-  await mkdir(cacheDir, { recursive: true });
-  const marker = join(cacheDir, MARKER);
-  await writeFile(marker, `${new Date().toISOString()}\n`);
-  return marker;
-}
-
-/**
- * Removes every file in `outDir` older than the marker that is not in `keep` (absolute paths of files an earlier build
- * wrote and this one still owns), then the folders left empty; a top-level `.git` is left alone. Returns the number of
+ * Removes every file in `outDir` that is not in `keep` (site paths, `/`-separated, of every file this build owns,
+ * written now or left unchanged), then the folders left empty; a top-level `.git` and the build's marker are left
+ * alone. Returns the number of
  * files removed.
  */
-export async function removeStaleOutput(outDir: string, marker: string, keep: ReadonlySet<string>): Promise<number> {
-  const since = (await stat(marker)).mtimeMs;
+export async function removeStaleOutput(outDir: string, keep: ReadonlySet<string>): Promise<number> {
   let removed = 0;
-  const sweep = async (dir: string): Promise<boolean> => {
+  const sweep = async (dir: string, prefix: string): Promise<boolean> => {
     const entries = await readdir(dir, { withFileTypes: true });
     const left = await Promise.all(
       entries.map(async (entry): Promise<boolean> => {
         const path = join(dir, entry.name);
-        // A deploy checkout in the output folder (GitHub Pages from a worktree, say) is not ours: Astro spares it too.
-        if (dir === outDir && entry.name === '.git') return true;
-        if (entry.isDirectory()) return sweep(path);
-        if (keep.has(path)) return true;
-        if ((await lstat(path)).mtimeMs >= since) return true;
+        // A deploy checkout in the output folder (GitHub Pages from a worktree, say) is not ours.
+        if (prefix === '' && (entry.name === '.git' || entry.name === INCOMPLETE_MARKER)) return true;
+        if (entry.isDirectory()) return sweep(path, `${prefix}${entry.name}/`);
+        if (keep.has(`${prefix}${entry.name}`)) return true;
         await rm(path, { force: true });
         removed++;
         return false;
@@ -62,7 +48,6 @@ export async function removeStaleOutput(outDir: string, marker: string, keep: Re
     if (empty && dir !== outDir) await rmdir(dir);
     return !empty;
   };
-  await sweep(outDir);
-  await rm(marker, { force: true });
+  await sweep(outDir, '');
   return removed;
 }

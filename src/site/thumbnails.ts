@@ -1,6 +1,6 @@
 /** Catalog thumbnails made with sharp from a version's preview or first image, cached by content hash. */
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
 import { sriToHex } from '../core/sri.ts';
@@ -14,6 +14,11 @@ export interface Thumbnail {
   height: number;
   webp: string;
   jpeg: string;
+}
+
+/** Site path of a thumbnail file: content-keyed, so it never changes under its name. */
+export function thumbnailSitePath(file: string): string {
+  return `thumbnails/${basename(file)}`;
 }
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/avif']);

@@ -1,0 +1,10 @@
+/** `astro dev` only: the site's documents (agent.json, the JSON API, feeds, sitemap), which the build writes itself. */
+import type { APIRoute } from 'astro';
+import { contentTypeOf } from '../core/content-types.ts';
+import { siteData } from '../site/site-data.ts';
+import { siteDocuments } from '../site/site-documents.ts';
+
+export const GET: APIRoute = async ({ params }) => {
+  const doc = (await siteDocuments(await siteData())).find((d) => d.path === params.document);
+  return doc ? new Response(doc.body, { headers: { 'content-type': contentTypeOf(doc.path) } }) : new Response('not found', { status: 404 });
+};

@@ -1,0 +1,111 @@
+/**
+ * `npm run build`: checks the registry, then writes the static site into the output folder, writing only the files
+ * whose bytes changed since the last build and removing what that build left and this one does not make.
+ *
+ * Phases: the check (every file hashed and validated, or looked up in the content-keyed cache), thumbnails (made once
+ * per image, cached by content), the page renderer (Astro's build of the site's code, cached by its digest), the pages
+ * (rendered with Astro's `App`, several at once, and handed to Pagefind as they come), the documents (agent.json, the
+ * JSON API, feeds, sitemap: straight from the core functions), the published bytes (copied, or cloned where the file
+ * system can), the log (checkpoint and tiles), the search index, and the sweep of stale files.
+ */
+import { join } from 'node:path';
+import type { SignerKey } from '../core/signed-note.ts';
+import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
+import { loadRegistryKeys } from '../registry/registry-keys.ts';
+import { PhaseClock, recordBuildPhases, type BuildPhases } from './build-phases.ts';
+import { copyPublishedFiles } from './copy-published-files.ts';
+import { copyDecoders } from './decoders.ts';
+import { copyLedgerFiles } from './ledger-site.ts';
+import { loadSite, type SiteLoadTimes } from './load-site.ts';
+import { checkSigningKey, writeLogFiles } from './log-files.ts';
+import { OutputWriter } from './output-writer.ts';
+import { pagePaths } from './page-paths.ts';
+import { renderPages } from './render-pages.ts';
+import { clientFiles, loadRenderer, rendererBundle } from './renderer-bundle.ts';
+import { startSearchIndex, recordSearchStats } from './search-index.ts';
+import { provideSiteData } from './site-data.ts';
+import { siteDocuments } from './site-documents.ts';
+import { markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
+
+/** What a build needs. */
+export interface BuildOptions {
+  /** The project folder (astro.config.mjs, src/). */
+  root: string;
+  outDir: string;
+  registryRoot: string;
+  registryUrl: string;
+  cacheDir: string;
+  /** The environment the log's private key is read from. */
+  env?: NodeJS.ProcessEnv;
+  /** Progress and warnings, one line each. */
+  info?: (line: string) => void;
+  warn?: (line: string) => void;
+}
+
+/** Builds the site; throws with a sentence naming the file and the problem when it cannot. */
+export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
+  const info = opts.info ?? ((): void => {});
+  const warn = opts.warn ?? info;
+  const env = opts.env ?? process.env;
+  const clock = new PhaseClock();
+  // The log's private key is checked before anything is read or written: a wrong key stops the build at once.
+  const keys = await loadRegistryKeys(opts.registryRoot);
+  const signer: SignerKey | null = await signerKeyFromEnv(env, LOG_KEY_VARIABLES);
+  checkSigningKey(signer, keys.logKey, env[LOG_KEY_VARIABLES.key]?.trim() ? LOG_KEY_VARIABLES.key : LOG_KEY_VARIABLES.file);
+
+  // The renderer does not depend on the registry: it is built (when its code changed) while the registry is checked.
+  const renderer = clock.time('renderer', () => rendererBundle(opts.root, opts.registryUrl));
+  renderer.catch(() => {}); // awaited below; a failure of the check is reported first
+  const times: SiteLoadTimes = { checkMs: 0, thumbnailsMs: 0, modelMs: 0 };
+  const data = await loadSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn }, times);
+  clock.ms.check = times.checkMs;
+  clock.ms.thumbnails = times.thumbnailsMs;
+  clock.ms.model = times.modelMs;
+  const versions = data.objects.reduce((n, o) => n + o.versions.length, 0);
+  info(`${versions} versions of ${data.objects.length} objects checked`);
+  const bundle = await renderer;
+  const rendererMs = clock.ms.renderer;
+  // Overlapped with the check: only the part of it that the check did not hide counts.
+  clock.ms.renderer = Math.max(0, rendererMs - times.checkMs - times.thumbnailsMs - times.modelMs);
+  if (bundle.built) info(`page renderer built (code ${bundle.digest.slice(0, 12)})`);
+
+  // From here on the output folder is written.
+  await markOutputIncomplete(opts.outDir);
+  const writer = new OutputWriter(opts.outDir);
+  const search = await startSearchIndex();
+  await clock.time('pages', async () => {
+    provideSiteData(data);
+    const app = await loadRenderer(bundle);
+    await renderPages(app, opts.registryUrl, pagePaths(data), writer, (path, html) => search.add(path, html));
+    await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
+  });
+  await clock.time('documents', async () => {
+    await Promise.all((await siteDocuments(data)).map((d) => writer.write(d.path, d.body)));
+  });
+  await clock.time('bytes', async () => {
+    await copyPublishedFiles(data, writer);
+    await copyLedgerFiles(opts.registryRoot, writer);
+    // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
+    await copyDecoders(writer);
+  });
+  await clock.time('log', async () => {
+    if (!data.log) return;
+    const log = await writeLogFiles(data.log, keys, signer, opts.registryRoot, writer);
+    if (log.signedBy) info(`checkpoint of ${log.size} entries signed by ${log.signedBy}`);
+    else {
+      warn(
+        `checkpoint of ${log.size} entries is unsigned: set ${LOG_KEY_VARIABLES.key} or ${LOG_KEY_VARIABLES.file} to the log's private key to sign it` +
+          (keys.logKey ? '' : ' (npm run log -- keygen makes a key pair and registry/log.pub)'),
+      );
+    }
+  });
+  const stats = await clock.time('search', () => search.finish(writer, join(opts.cacheDir, 'search-pages.digest')));
+  await recordSearchStats(opts.cacheDir, stats);
+  const removed = await clock.time('sweep', () => removeStaleOutput(opts.outDir, writer.paths));
+  await markOutputComplete(opts.outDir);
+  const { files, written } = writer.counts();
+  info(`${files} files in the site, ${written} written (the rest were unchanged), ${removed} stale files of the last build removed; search index of ${stats.pages} record pages`);
+  const phases: BuildPhases = { ms: clock.ms, files, written, removed, rendererBuilt: bundle.built };
+  await recordBuildPhases(opts.cacheDir, phases);
+  return phases;
+}

@@ -1,0 +1,97 @@
+/**
+ * Everything the site is made of, read from `registry/` in one pass: the registry is checked (every file hashed and
+ * validated once, then looked up in the content-keyed cache, see registry/file-check-cache.ts), each version gets its
+ * catalog thumbnail (made once per image, cached by content), and versions are grouped into objects, tags and worlds.
+ * The build computes it once and hands it to the page renderer; `astro dev` computes it on its first request.
+ */
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
+import { groupObjects, newestFirst, tagIndex, tagSlug } from '../core/catalog.ts';
+import type { World } from '../core/types.ts';
+import { openFileCheckCache } from '../registry/file-check-cache.ts';
+import { loadRegistry } from '../registry/load-registry.ts';
+import { formatProblem } from '../registry/registry-model.ts';
+import type { VersionEntry } from './version-entry.ts';
+import { readSiteLog } from './site-log.ts';
+import type { SiteData } from './site-data.ts';
+import { thumbnailOrNull, thumbnailSitePath, thumbnailSource } from './thumbnails.ts';
+
+/** The error the build stops with: every problem, one per line, as `npm run check` prints them. */
+export class RegistryProblemsError extends Error {
+  constructor(lines: string[]) {
+    super(`the registry has ${lines.length} problem${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}`);
+    this.name = 'RegistryProblemsError';
+  }
+}
+
+/** Where the site comes from. */
+export interface SiteSource {
+  /** The `registry/` folder. */
+  registryRoot: string;
+  /** The origin the site is published at. */
+  registryUrl: string;
+  /** The content-keyed cache of file checks and thumbnails. */
+  cacheDir: string;
+  /** A thumbnail that cannot be made, named with its file and why. */
+  warn?: (message: string) => void;
+}
+
+/** What loading took, for the build's phase table. */
+export interface SiteLoadTimes {
+  /** Reading, hashing and validating the registry (cache lookups for files seen before). */
+  checkMs: number;
+  /** Making or finding the thumbnails. */
+  thumbnailsMs: number;
+  /** Grouping, tags, the log's tree. */
+  modelMs: number;
+}
+
+/** Checks the registry and returns the site's data; throws {@link RegistryProblemsError} when the check finds problems. */
+export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promise<SiteData> {
+  let t = performance.now();
+  const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);
+  const loaded = await loadRegistry(source.registryRoot, {
+    registryUrl: source.registryUrl,
+    hashFile: checks.hashFile,
+    validateGltfFile: checks.validateGltf,
+    checkImageFile: checks.checkImage,
+  });
+  await checks.save();
+  if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
+  if (times) times.checkMs = performance.now() - t;
+  t = performance.now();
+  const { registry, retracted, keys } = loaded;
+  const warn = source.warn ?? ((): void => {});
+  const thumbnailFiles = new Map<string, string>();
+  const limit = pLimit(Math.max(1, availableParallelism()));
+  const versions: VersionEntry[] = await Promise.all(
+    registry.objects.flatMap((o) => o.versions).map((v) => limit(async (): Promise<VersionEntry> => {
+      const image = thumbnailSource(v.manifest);
+      const file = image && v.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
+      const thumb = file ? await thumbnailOrNull(file.path, image.hash, source.cacheDir, warn) : null;
+      for (const made of thumb ? [thumb.webp, thumb.jpeg] : []) thumbnailFiles.set(thumbnailSitePath(made), made);
+      return {
+        manifest: v.manifest,
+        publication: v.publication,
+        thumbnail: thumb && { width: thumb.width, height: thumb.height, webp: thumbnailSitePath(thumb.webp), jpeg: thumbnailSitePath(thumb.jpeg) },
+        retracted: retracted.get(`${v.id}@${v.version}`) ?? null,
+        gltf: Object.fromEntries(v.files.flatMap((f) => (f.gltf ? [[f.rep.id, f.gltf.inventory]] : []))),
+      };
+    })),
+  );
+  if (times) times.thumbnailsMs = performance.now() - t;
+  t = performance.now();
+  const worlds: World[] = [...registry.worlds].sort((a, b) => a.id.localeCompare(b.id));
+  const objects = groupObjects(versions);
+  const catalog = newestFirst(objects);
+  const used = new Set<string>();
+  const tags = [...tagIndex(catalog)].map(([tag, objectIds]) => {
+    let slug = tagSlug(tag);
+    for (let n = 2; used.has(slug); n++) slug = `${tagSlug(tag)}-${n}`;
+    used.add(slug);
+    return { tag, slug, objectIds };
+  });
+  const log = await readSiteLog(source.registryRoot, source.registryUrl, keys.logKey);
+  if (times) times.modelMs = performance.now() - t;
+  return { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, keys, thumbnailFiles };
+}

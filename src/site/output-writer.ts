@@ -1,0 +1,97 @@
+/**
+ * Writes the files of a build into the output folder, many at a time, and only where the bytes differ: a file that
+ * already holds exactly what this build would write is left alone (its modification time too), so a rebuild writes
+ * what changed and nothing else. Each folder is made once. Every path handed to it is recorded, so that what the last
+ * build left and this one did not is known at the end (see stale-output.ts).
+ */
+import { constants } from 'node:fs';
+import { copyFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
+
+/** Writes in flight at once: small writes wait on the disk, not on the CPU, so many overlap. */
+export const WRITES_IN_FLIGHT = 64;
+
+/** What a writer did. */
+export interface WriteCounts {
+  /** Files of the site handed to the writer. */
+  files: number;
+  /** Files written or copied because their bytes were new. */
+  written: number;
+}
+
+/** The output folder of one build. */
+export class OutputWriter {
+  /** Every file of the site, relative to the output folder, `/`-separated. */
+  readonly paths = new Set<string>();
+  /** The files this build wrote (relative), in the order they were written. */
+  readonly written: string[] = [];
+  private readonly folders = new Map<string, Promise<unknown>>();
+  private readonly limit = pLimit(WRITES_IN_FLIGHT);
+
+  constructor(readonly outDir: string) {}
+
+  /** The absolute path of a site path. */
+  file(path: string): string {
+    return join(this.outDir, ...path.split('/'));
+  }
+
+  /** Writes `path` unless it already holds exactly `data`; resolves to whether it wrote. */
+  write(path: string, data: string | Uint8Array): Promise<boolean> {
+    this.claim(path);
+    return this.limit(async () => {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      const to = this.file(path);
+      const old = await stat(to).catch(() => null);
+      if (old?.isFile() && old.size === bytes.length && (await readFile(to)).equals(bytes)) return false;
+      await this.folder(dirname(to));
+      await writeFile(to, bytes);
+      this.written.push(path);
+      return true;
+    });
+  }
+
+  /**
+   * Copies the file `from` to `path` unless `path` is already a copy of it: the same size and the modification time a
+   * copy made here is given (the source's). The kernel copies, or clones where the file system can (copy-on-write).
+   */
+  copy(from: string, path: string): Promise<boolean> {
+    this.claim(path);
+    return this.limit(async () => {
+      const to = this.file(path);
+      const [source, target] = await Promise.all([stat(from), stat(to).catch(() => null)]);
+      if (target?.isFile() && target.size === source.size && Math.abs(target.mtimeMs - source.mtimeMs) < 1) return false;
+      await this.folder(dirname(to));
+      await copyFile(from, to, constants.COPYFILE_FICLONE);
+      // Times travel to the kernel as seconds in a float, which keeps about a microsecond: compared to within 1 ms above.
+      await utimes(to, source.atimeMs / 1000, source.mtimeMs / 1000);
+      this.written.push(path);
+      return true;
+    });
+  }
+
+  /** Keeps a file another tool wrote (or that this build keeps unchanged) as part of the site. */
+  keep(path: string): void {
+    this.paths.add(path);
+  }
+
+  /** What was written so far. */
+  counts(): WriteCounts {
+    return { files: this.paths.size, written: this.written.length };
+  }
+
+  private claim(path: string): void {
+    if (this.paths.has(path)) throw new Error(`the build wrote ${path} twice; each file of the site has one source`);
+    this.paths.add(path);
+  }
+
+  /** Makes a folder once, however many files go into it. */
+  private folder(dir: string): Promise<unknown> {
+    let made = this.folders.get(dir);
+    if (!made) {
+      made = mkdir(dir, { recursive: true });
+      this.folders.set(dir, made);
+    }
+    return made;
+  }
+}

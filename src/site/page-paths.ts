@@ -1,0 +1,27 @@
+/** Every HTML page of the site, as site paths (`objects/<id>/` is written as `objects/<id>/index.html`). */
+import { CATALOG_PAGE_SIZE } from '../core/paging.ts';
+import { objectPagePath, versionPagePath } from '../core/paths.ts';
+import { laterPages, TAG_LIST_PAGE_SIZE } from './listings.ts';
+import type { SiteData } from './site-data.ts';
+
+/** The page every host answers for a path the site does not have. */
+export const NOT_FOUND_PAGE = '404.html';
+
+/** The site path of every page: catalog and tag listings, objects, versions, worlds, and the not-found page. */
+export function pagePaths(data: SiteData): string[] {
+  return [
+    '',
+    ...laterPages(data.catalog.length, CATALOG_PAGE_SIZE).map((n) => `page/${n}/`),
+    'tags/',
+    ...laterPages(data.tags.length, TAG_LIST_PAGE_SIZE).map((n) => `tags/page/${n}/`),
+    ...data.tags.flatMap((t) => [`tags/${t.slug}/`, ...laterPages(t.objectIds.length, CATALOG_PAGE_SIZE).map((n) => `tags/${t.slug}/page/${n}/`)]),
+    ...data.objects.flatMap((o) => [objectPagePath(o.id), ...o.versions.map((v) => versionPagePath(o.id, v.manifest.version))]),
+    ...data.worlds.map((w) => `worlds/${w.id}/`),
+    NOT_FOUND_PAGE,
+  ];
+}
+
+/** The file a page is written to, relative to the site root. */
+export function pageFile(path: string): string {
+  return path === '' || path.endsWith('/') ? `${path}index.html` : path;
+}

@@ -1,0 +1,28 @@
+/** Renders every page of the site with the page renderer and hands each to the writer. */
+import type { App } from 'astro/app';
+import pLimit from 'p-limit';
+import { NOT_FOUND_PAGE, pageFile } from './page-paths.ts';
+import type { OutputWriter } from './output-writer.ts';
+
+/** Pages rendered at once: rendering is synchronous work between awaits, so a few in flight keep writes overlapping. */
+const RENDERS_IN_FLIGHT = 8;
+
+/** The request path Astro routes a site path by (`404.html` is the `404` route). */
+function routeOf(path: string): string {
+  return path === NOT_FOUND_PAGE ? '/404' : `/${path}`;
+}
+
+/** Renders `paths` with `app` on `origin` and writes each page; `onPage` sees every page's path and HTML. */
+export async function renderPages(app: App, origin: string, paths: readonly string[], writer: OutputWriter, onPage?: (path: string, html: string) => void): Promise<void> {
+  const limit = pLimit(RENDERS_IN_FLIGHT);
+  await Promise.all(
+    paths.map((path) => limit(async () => {
+      const response = await app.render(new Request(new URL(routeOf(path), origin)));
+      const html = await response.text();
+      const expected = path === NOT_FOUND_PAGE ? 404 : 200;
+      if (response.status !== expected) throw new Error(`rendering /${path} answered ${response.status} instead of ${expected}:\n${html.slice(0, 2000)}`);
+      onPage?.(path, html);
+      await writer.write(pageFile(path), html);
+    })),
+  );
+}
