@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerFrom } from '../../src/core/ledger.ts';
 import { appendRetraction } from '../../src/core/retractions.ts';
 import { allPublications } from '../../src/registry/ledger-file.ts';
+import { OutputWriter } from '../../src/site/output-writer.ts';
 import { copyLedgerFiles, ledgerCheckpointDocument } from '../../src/site/ledger-site.ts';
 import { createFixture, sri, type Fixture } from '../registry/fixture.ts';
 
@@ -23,13 +24,13 @@ async function setup(): Promise<{ fx: Fixture; out: string }> {
 describe('copyLedgerFiles', () => {
   it('copies the ledger and the retractions byte for byte, only those that exist', async () => {
     const { fx, out } = await setup();
-    expect(await copyLedgerFiles(fx.root, out)).toEqual([]);
+    expect(await copyLedgerFiles(fx.root, new OutputWriter(out))).toEqual([]);
     const ledger = await ledgerFrom(await allPublications(fx.root));
     await fx.write('ledger.jsonl', ledger);
-    expect(await copyLedgerFiles(fx.root, out)).toEqual(['ledger.jsonl']);
+    expect(await copyLedgerFiles(fx.root, new OutputWriter(out))).toEqual(['ledger.jsonl']);
     const pub = (await allPublications(fx.root))[0]!;
     await fx.write('retractions.jsonl', appendRetraction('', { id: 'chair', version: '1.0.0', recordHash: pub.recordHash, retractedAt: '2026-01-01T00:00:00Z', reason: 'x' }));
-    expect(await copyLedgerFiles(fx.root, out)).toEqual(['ledger.jsonl', 'retractions.jsonl']);
+    expect(await copyLedgerFiles(fx.root, new OutputWriter(out))).toEqual(['ledger.jsonl', 'retractions.jsonl']);
     expect((await readdir(out)).sort()).toEqual(['ledger.jsonl', 'retractions.jsonl']);
     expect(await readFile(join(out, 'ledger.jsonl'), 'utf8')).toBe(ledger);
   });

@@ -7,7 +7,8 @@ import { openCheckpoint } from '../../src/core/checkpoint.ts';
 import { generateKey } from '../../src/core/signed-note.ts';
 import { checkSigningKey, writeLogFiles } from '../../src/site/log-files.ts';
 import { siteLogOf } from '../../src/site/site-log.ts';
-import { markBuildStart, removeStaleOutput } from '../../src/site/stale-output.ts';
+import { OutputWriter } from '../../src/site/output-writer.ts';
+import { removeStaleOutput } from '../../src/site/stale-output.ts';
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `${JSON.stringify({ seq: i + 1, id: `thing-${i}`, version: '1.0.0' })}\n`).join('');
 
@@ -31,8 +32,9 @@ describe('writeLogFiles', () => {
   it('writes the signed checkpoint, every tile and bundle, and the log key', async () => {
     const out = join(work, 'one');
     const log = siteLogOf(lines(300), 'https://registry.example.org', key);
-    const written = await writeLogFiles(log, keys, key, join(work, 'registry'), out);
-    expect(written).toMatchObject({ size: 300, signedBy: `registry.example.org+${key.keyId}`, written: 6 });
+    const written = await writeLogFiles(log, keys, key, join(work, 'registry'), new OutputWriter(out));
+    // The checkpoint, five tiles and bundles, the log key.
+    expect(written).toMatchObject({ size: 300, signedBy: `registry.example.org+${key.keyId}`, written: 7 });
     expect(await listFiles(out)).toEqual(['checkpoint', 'log.pub', 'tile/0/000', 'tile/0/001.p/44', 'tile/1/000.p/1', 'tile/entries/000', 'tile/entries/001.p/44']);
     expect(openCheckpoint(await readFile(join(out, 'checkpoint'), 'utf8'), [key]).signature.state).toBe('verified');
     expect((await stat(join(out, 'tile', '0', '000'))).size).toBe(256 * 32);
@@ -40,16 +42,16 @@ describe('writeLogFiles', () => {
 
   it('on a rebuild after a publication, keeps full tiles, replaces the partial ones, and matches a fresh build', async () => {
     const out = join(work, 'rebuilt');
-    await writeLogFiles(siteLogOf(lines(300), 'https://registry.example.org', key), keys, key, join(work, 'registry'), out);
+    await writeLogFiles(siteLogOf(lines(300), 'https://registry.example.org', key), keys, key, join(work, 'registry'), new OutputWriter(out));
     const fullTile = (await stat(join(out, 'tile', '0', '000'))).mtimeMs;
     await new Promise((r) => setTimeout(r, 20));
-    const marker = await markBuildStart(join(work, 'cache'));
-    const next = await writeLogFiles(siteLogOf(lines(301), 'https://registry.example.org', key), keys, key, join(work, 'registry'), out);
-    // The checkpoint and the two partial tiles; the full tiles and the level-1 tile are unchanged.
+    const writer = new OutputWriter(out);
+    const next = await writeLogFiles(siteLogOf(lines(301), 'https://registry.example.org', key), keys, key, join(work, 'registry'), writer);
+    // The checkpoint and the two partial tiles; the full tiles, the level-1 tile and the key are unchanged.
     expect(next.written).toBe(3);
-    expect(await removeStaleOutput(out, marker, next.paths)).toBe(2);
+    expect(await removeStaleOutput(out, writer.paths)).toBe(2);
     const fresh = join(work, 'fresh');
-    await writeLogFiles(siteLogOf(lines(301), 'https://registry.example.org', key), keys, key, join(work, 'registry'), fresh);
+    await writeLogFiles(siteLogOf(lines(301), 'https://registry.example.org', key), keys, key, join(work, 'registry'), new OutputWriter(fresh));
     expect(await listFiles(out)).toEqual(await listFiles(fresh));
     for (const f of await listFiles(out)) expect(Buffer.compare(await readFile(join(out, f)), await readFile(join(fresh, f))), f).toBe(0);
     expect((await stat(join(out, 'tile', '0', '000'))).mtimeMs).toBe(fullTile);
@@ -57,7 +59,7 @@ describe('writeLogFiles', () => {
 
   it('writes a bare checkpoint without a key, and refuses a key that is not log.pub\'s', async () => {
     const out = join(work, 'unsigned');
-    const written = await writeLogFiles(siteLogOf(lines(3), 'https://registry.example.org', key), keys, null, join(work, 'registry'), out);
+    const written = await writeLogFiles(siteLogOf(lines(3), 'https://registry.example.org', key), keys, null, join(work, 'registry'), new OutputWriter(out));
     expect(written.signedBy).toBeNull();
     expect(openCheckpoint(await readFile(join(out, 'checkpoint'), 'utf8'), [key]).signature.state).toBe('unsigned');
     const other = generateKey('registry.example.org');

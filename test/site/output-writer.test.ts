@@ -1,0 +1,82 @@
+/** The build's writer: many writes at once, each only where the bytes differ; copies keep the source's time. */
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OutputWriter } from '../../src/site/output-writer.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'aso-writer-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('OutputWriter.write', () => {
+  it('writes new bytes, makes the folders, and leaves a file that already holds the same bytes alone', async () => {
+    const out = join(dir, 'w1');
+    const first = new OutputWriter(out);
+    expect(await first.write('a/b/c.json', '{"v":1}\n')).toBe(true);
+    expect(await readFile(join(out, 'a', 'b', 'c.json'), 'utf8')).toBe('{"v":1}\n');
+    const before = await stat(join(out, 'a', 'b', 'c.json'));
+    const again = new OutputWriter(out);
+    expect(await again.write('a/b/c.json', new TextEncoder().encode('{"v":1}\n'))).toBe(false);
+    expect((await stat(join(out, 'a', 'b', 'c.json'))).mtimeMs).toBe(before.mtimeMs);
+    expect(again.counts()).toEqual({ files: 1, written: 0 });
+    // Same size, other bytes: written.
+    expect(await new OutputWriter(out).write('a/b/c.json', '{"v":2}\n')).toBe(true);
+    expect(await readFile(join(out, 'a', 'b', 'c.json'), 'utf8')).toBe('{"v":2}\n');
+  });
+
+  it('refuses a path written twice in one build', async () => {
+    const w = new OutputWriter(join(dir, 'w2'));
+    await w.write('x.txt', 'one');
+    expect(() => w.write('x.txt', 'two')).toThrow('the build wrote x.txt twice');
+  });
+
+  it('writes many files at once, every one whole', async () => {
+    const out = join(dir, 'w3');
+    const w = new OutputWriter(out);
+    await Promise.all(Array.from({ length: 500 }, (_, i) => w.write(`f/${i % 7}/${i}.txt`, `file ${i}`)));
+    expect(w.counts()).toEqual({ files: 500, written: 500 });
+    for (const i of [0, 123, 499]) expect(await readFile(join(out, 'f', String(i % 7), `${i}.txt`), 'utf8')).toBe(`file ${i}`);
+  });
+});
+
+describe('OutputWriter.copy', () => {
+  it('copies, gives the copy the source’s time, and then leaves it alone', async () => {
+    const from = join(dir, 'a.glb');
+    await writeFile(from, 'mesh bytes');
+    const out = join(dir, 'c1');
+    expect(await new OutputWriter(out).copy(from, 'r/a.glb')).toBe(true);
+    const to = join(out, 'r', 'a.glb');
+    expect(await readFile(to, 'utf8')).toBe('mesh bytes');
+    expect(Math.abs((await stat(to)).mtimeMs - (await stat(from)).mtimeMs)).toBeLessThan(1);
+    expect(await new OutputWriter(out).copy(from, 'r/a.glb')).toBe(false);
+  });
+
+  it('copies again when the target differs in size or time', async () => {
+    const from = join(dir, 'b.json');
+    await writeFile(from, '{"v":1}');
+    const out = join(dir, 'c2');
+    await new OutputWriter(out).copy(from, 'b.json');
+    await writeFile(join(out, 'b.json'), '{"v":1} tampered');
+    expect(await new OutputWriter(out).copy(from, 'b.json')).toBe(true);
+    expect(await readFile(join(out, 'b.json'), 'utf8')).toBe('{"v":1}');
+    // Same size, other bytes and another time (an edit by hand): copied again.
+    await writeFile(join(out, 'b.json'), '{"v":2}');
+    expect(await new OutputWriter(out).copy(from, 'b.json')).toBe(true);
+    expect(await readFile(join(out, 'b.json'), 'utf8')).toBe('{"v":1}');
+  });
+
+  it('copies when a file of the same size and another time replaced the source', async () => {
+    const from = join(dir, 'c.txt');
+    await writeFile(from, 'one');
+    const out = join(dir, 'c3');
+    await new OutputWriter(out).copy(from, 'c.txt');
+    await writeFile(from, 'two');
+    const later = new Date(Date.now() + 5000);
+    await utimes(from, later, later);
+    expect(await new OutputWriter(out).copy(from, 'c.txt')).toBe(true);
+    expect(await readFile(join(out, 'c.txt'), 'utf8')).toBe('two');
+  });
+});
