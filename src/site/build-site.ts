@@ -8,7 +8,10 @@
  * JSON API, feeds, sitemap: straight from the core functions), the published bytes (copied, or cloned where the file
  * system can), the log (checkpoint and tiles), the search index, and the sweep of stale files.
  */
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { versionPagePath } from '../core/paths.ts';
 import type { SignerKey } from '../core/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { loadRegistryKeys } from '../registry/registry-keys.ts';
@@ -22,9 +25,10 @@ import { OutputWriter } from './output-writer.ts';
 import { pagePaths } from './page-paths.ts';
 import { renderPages } from './render-pages.ts';
 import { clientFiles, loadRenderer, rendererBundle } from './renderer-bundle.ts';
-import { startSearchIndex, recordSearchStats } from './search-index.ts';
+import { pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
+import { recordSearchStats, SEARCH_PAGE, startSearchIndex } from './search-index.ts';
 import { provideSiteData } from './site-data.ts';
-import { siteDocuments } from './site-documents.ts';
+import { indexDocuments, versionDocumentPaths, versionDocuments } from './site-documents.ts';
 import { markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
 
 /** What a build needs. */
@@ -73,14 +77,39 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   await markOutputIncomplete(opts.outDir);
   const writer = new OutputWriter(opts.outDir);
   const search = await startSearchIndex();
-  await clock.time('pages', async () => {
+  // What the last build into this output folder was made from (a cache may serve several folders).
+  const outTag = createHash('sha256').update(opts.outDir).digest('hex').slice(0, 16);
+  const digestsFile = join(opts.cacheDir, 'pages', `${outTag}.json`);
+  const digests = pageDigests(data, bundle.digest);
+  const pages = await clock.time('pages', async () => {
     provideSiteData(data);
     const app = await loadRenderer(bundle);
-    await renderPages(app, opts.registryUrl, pagePaths(data), writer, (path, html) => search.add(path, html));
+    const last = await readPageDigests(digestsFile);
+    const done = await renderPages(app, opts.registryUrl, pagePaths(data), writer, {
+      onPage: (path, html) => search.add(path, html),
+      unchanged: (path) => digests.has(path) && last.get(path) === digests.get(path),
+    });
     await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
+    return done;
   });
   await clock.time('documents', async () => {
-    await Promise.all((await siteDocuments(data)).map((d) => writer.write(d.path, d.body)));
+    // A version's documents are made from what its record page is made from: when the page was not rendered again,
+    // neither are they (if their files are there).
+    const kept = new Set(pages.kept);
+    const writes: Array<Promise<unknown>> = [];
+    data.objects.forEach((object, i) => object.versions.forEach((entry, j) => {
+      const { id, version } = entry.manifest;
+      writes.push((async () => {
+        const paths = versionDocumentPaths(id, version);
+        if (kept.has(versionPagePath(id, version)) && (await Promise.all(paths.map((p) => stat(writer.file(p)).then((st) => st.isFile(), () => false)))).every(Boolean)) {
+          for (const p of paths) writer.keep(p);
+          return;
+        }
+        await Promise.all(versionDocuments(data, i, j).map((d) => writer.write(d.path, d.body)));
+      })());
+    }));
+    for (const d of await indexDocuments(data)) writes.push(writer.write(d.path, d.body));
+    await Promise.all(writes);
   });
   await clock.time('bytes', async () => {
     await copyPublishedFiles(data, writer);
@@ -99,12 +128,17 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       );
     }
   });
-  const stats = await clock.time('search', () => search.finish(writer, join(opts.cacheDir, 'search-pages.digest')));
+  const recordDigest = createHash('sha256').update([...digests].filter(([p]) => SEARCH_PAGE.test(p)).map(([p, d]) => `${p} ${d}`).sort().join('\n')).digest('hex');
+  const stats = await clock.time('search', () => search.finish(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), recordDigest, pages.kept));
   await recordSearchStats(opts.cacheDir, stats);
   const removed = await clock.time('sweep', () => removeStaleOutput(opts.outDir, writer.paths));
   await markOutputComplete(opts.outDir);
+  await writePageDigests(digestsFile, digests);
   const { files, written } = writer.counts();
-  info(`${files} files in the site, ${written} written (the rest were unchanged), ${removed} stale files of the last build removed; search index of ${stats.pages} record pages`);
+  info(
+    `${files} files in the site, ${written} written (the rest were unchanged), ${removed} stale files of the last build removed; ` +
+      `${pages.rendered.length} pages rendered, ${pages.kept.length} unchanged; search index of ${stats.pages} record pages`,
+  );
   const phases: BuildPhases = { ms: clock.ms, files, written, removed, rendererBuilt: bundle.built };
   await recordBuildPhases(opts.cacheDir, phases);
   return phases;

@@ -1,5 +1,6 @@
 /** Renders every page of the site with the page renderer and hands each to the writer. */
 import type { App } from 'astro/app';
+import { stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { NOT_FOUND_PAGE, pageFile } from './page-paths.ts';
 import type { OutputWriter } from './output-writer.ts';
@@ -12,17 +13,40 @@ function routeOf(path: string): string {
   return path === NOT_FOUND_PAGE ? '/404' : `/${path}`;
 }
 
-/** Renders `paths` with `app` on `origin` and writes each page; `onPage` sees every page's path and HTML. */
-export async function renderPages(app: App, origin: string, paths: readonly string[], writer: OutputWriter, onPage?: (path: string, html: string) => void): Promise<void> {
+/** What rendering did: the pages rendered and the pages left as the last build wrote them. */
+export interface RenderedPages {
+  rendered: string[];
+  kept: string[];
+}
+
+/**
+ * Renders `paths` with `app` on `origin` and writes each page; `onPage` sees every rendered page's path and HTML. A page
+ * for which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there.
+ */
+export async function renderPages(
+  app: App,
+  origin: string,
+  paths: readonly string[],
+  writer: OutputWriter,
+  options: { onPage?: (path: string, html: string) => void; unchanged?: (path: string) => boolean } = {},
+): Promise<RenderedPages> {
   const limit = pLimit(RENDERS_IN_FLIGHT);
+  const done: RenderedPages = { rendered: [], kept: [] };
   await Promise.all(
     paths.map((path) => limit(async () => {
+      if (options.unchanged?.(path) && (await stat(writer.file(pageFile(path))).catch(() => null))?.isFile()) {
+        writer.keep(pageFile(path));
+        done.kept.push(path);
+        return;
+      }
+      done.rendered.push(path);
       const response = await app.render(new Request(new URL(routeOf(path), origin)));
       const html = await response.text();
       const expected = path === NOT_FOUND_PAGE ? 404 : 200;
       if (response.status !== expected) throw new Error(`rendering /${path} answered ${response.status} instead of ${expected}:\n${html.slice(0, 2000)}`);
-      onPage?.(path, html);
+      options.onPage?.(path, html);
       await writer.write(pageFile(path), html);
     })),
   );
+  return done;
 }

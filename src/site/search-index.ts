@@ -5,11 +5,12 @@
  * does not index incrementally, so every page is handed to it on every build that changes a record page; a build
  * that changes none keeps the last index. Its binary comes with the npm package.
  */
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import * as pagefind from 'pagefind';
+import pLimit from 'p-limit';
 import type { OutputWriter } from './output-writer.ts';
+import { pageFile } from './page-paths.ts';
 
 /** Where the index goes, under the site root. */
 export const SEARCH_DIR = 'pagefind';
@@ -30,10 +31,11 @@ export interface SearchIndexer {
   /** Hands one page to Pagefind (it parses in its own process while the build goes on). */
   add(path: string, html: string): void;
   /**
-   * Writes the index through `writer`. When the record pages are those the last index was made of (their digest is in
-   * `digestFile`) and its files are still in the site, they are kept as they are.
+   * Writes the index through `writer`. `digest` stands for every record page of this build (see page-digests.ts): when
+   * it is the one the last index was made from (kept in `digestFile`) and that index is still in the site, the index is
+   * kept as it is. Otherwise the record pages not handed to `add` (not rendered again) are read from the site first.
    */
-  finish(writer: OutputWriter, digestFile: string): Promise<SearchIndexStats>;
+  finish(writer: OutputWriter, digestFile: string, digest: string, unrendered: readonly string[]): Promise<SearchIndexStats>;
 }
 
 /** The files of the index the last build wrote (relative to `dir`), or none when it has no entry file. */
@@ -54,25 +56,24 @@ export async function startSearchIndex(): Promise<SearchIndexer> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
   if (!index) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
   const added: Array<Promise<pagefind.NewFileResponse>> = [];
-  const pages: string[] = [];
+  const addPage = (path: string, html: string): void => void added.push(index.addHTMLFile({ url: `/${path}`, content: html }));
   return {
     add(path, html) {
-      if (!SEARCH_PAGE.test(path)) return;
-      added.push(index.addHTMLFile({ url: `/${path}`, content: html }));
-      pages.push(`${path} ${createHash('sha256').update(html).digest('hex')}`);
+      if (SEARCH_PAGE.test(path)) addPage(path, html);
     },
-    async finish(writer, digestFile) {
+    async finish(writer, digestFile, digest, unrendered) {
       try {
-        const results = await Promise.all(added);
-        const failed = results.flatMap((r) => r.errors);
-        if (failed.length) throw new Error(`pagefind could not read the record pages: ${failed.join('; ')}`);
-        const digest = createHash('sha256').update(pages.sort().join('\n')).digest('hex');
         const unchanged = (await readFile(digestFile, 'utf8').catch(() => '')) === digest;
         const last = unchanged ? await lastIndex(writer.file(SEARCH_DIR)) : [];
         if (last.length) {
           for (const file of last) writer.keep(`${SEARCH_DIR}/${file.path}`);
-          return { pages: results.length, files: last.length, bytes: last.reduce((n, f) => n + f.bytes, 0), ms: performance.now() - started };
+          return { pages: unrendered.filter((p) => SEARCH_PAGE.test(p)).length + added.length, files: last.length, bytes: last.reduce((n, f) => n + f.bytes, 0), ms: performance.now() - started };
         }
+        const read = pLimit(16);
+        await Promise.all(unrendered.filter((p) => SEARCH_PAGE.test(p)).map((p) => read(async () => addPage(p, await readFile(writer.file(pageFile(p)), 'utf8')))));
+        const results = await Promise.all(added);
+        const failed = results.flatMap((r) => r.errors);
+        if (failed.length) throw new Error(`pagefind could not read the record pages: ${failed.join('; ')}`);
         const { files, errors: getErrors } = await index.getFiles();
         if (getErrors.length) throw new Error(`pagefind could not write ${SEARCH_DIR}/: ${getErrors.join('; ')}`);
         await Promise.all(files.map((f) => writer.write(`${SEARCH_DIR}/${f.path}`, f.content)));

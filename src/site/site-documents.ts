@@ -67,6 +67,11 @@ export async function indexDocuments(data: SiteData): Promise<SiteDocument[]> {
   ];
 }
 
+/** The site paths of a version's documents (those `versionDocuments` writes). */
+export function versionDocumentPaths(id: string, version: string): string[] {
+  return [agentPath(id, version), apiPaths.version(id, version)];
+}
+
 /** Every document of the site. */
 export async function siteDocuments(data: SiteData): Promise<SiteDocument[]> {
   const perVersion = data.objects.flatMap((o, i) => o.versions.map((_, j) => versionDocuments(data, i, j))).flat();

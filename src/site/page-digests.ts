@@ -1,0 +1,44 @@
+/**
+ * What a record or object page is rendered from, as a digest: a page whose digest is the one the last build recorded
+ * (and whose file is still there) is not rendered again. The digest covers the renderer (the site's code) and every
+ * value the page reads: the object with all its versions, the tags' page slugs, the worlds, the log and its keys.
+ * Listing pages (catalog, tags, 404) are few and always rendered.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { objectPagePath, versionPagePath } from '../core/paths.ts';
+import { logViewConfigFor, type SiteData } from './site-data.ts';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** The digest of every record and object page of `data`, by site path, for the renderer `rendererDigest`. */
+export function pageDigests(data: SiteData, rendererDigest: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const slugs = JSON.stringify(data.tags.map((t) => [t.tag, t.slug]));
+  const common = sha256(`${rendererDigest}\n${data.registryUrl}\n${slugs}\n${JSON.stringify(data.worlds)}\n${data.keys.logKey?.text ?? ''}`);
+  for (const object of data.objects) {
+    const own = sha256(`${common}\n${JSON.stringify(object)}`);
+    out.set(objectPagePath(object.id), own);
+    for (const entry of object.versions) {
+      const { id, version } = entry.manifest;
+      out.set(versionPagePath(id, version), sha256(`${own}\n${version}\n${JSON.stringify(logViewConfigFor(data, id, version, entry.publication))}`));
+    }
+  }
+  return out;
+}
+
+/** The digests the last build recorded, or none. */
+export async function readPageDigests(file: string): Promise<Map<string, string>> {
+  try {
+    return new Map(Object.entries(JSON.parse(await readFile(file, 'utf8')) as Record<string, string>));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Records the digests of the pages this build wrote or kept. */
+export async function writePageDigests(file: string, digests: ReadonlyMap<string, string>): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(Object.fromEntries(digests)));
+}
