@@ -1,8 +1,11 @@
 /**
- * A rebuild writes into the existing dist/ (Astro does not empty it) and keeps unchanged published files; the result
- * must still be exactly the site a build into an empty folder makes: nothing of the last build left behind.
+ * A rebuild writes into the existing dist/ and writes only the files whose bytes change; the result must still be
+ * exactly the site a build into an empty folder makes: nothing of the last build left behind. A rebuild with nothing
+ * changed writes no file at all; one after a new version writes that version's files and the indexes, no other's.
  */
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { ledgerFrom } from '../../src/core/ledger.ts';
+import { allPublications } from '../../src/registry/ledger-file.ts';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../support/build-site.ts';
@@ -44,7 +47,7 @@ describe('a rebuild into the last build’s dist/', () => {
     await writeVersion(reg.root, { id: 'kept-object', version: '1.1.0', tags: ['kept', 'new-tag'], files: picture(blue) });
     const two = await buildSite({ outDir: rebuilt, registryDir: reg.root, cacheDir: join(parent, 'cache') });
     expect(two.code, two.stdout + two.stderr).toBe(0);
-    expect(two.stdout).toMatch(/published files and thumbnails \(\d+ copied, the rest unchanged\)/);
+    expect(two.stdout).toMatch(/\d+ files in the site, [1-9]\d* written \(the rest were unchanged\)/);
     expect(two.stdout).toMatch(/[1-9]\d* stale files of the last build removed/);
 
     fresh = join(parent, 'fresh', 'dist');
@@ -86,5 +89,80 @@ describe('a rebuild into the last build’s dist/', () => {
   it('left an unchanged published file in place instead of copying it again', async () => {
     const now = (await stat(join(rebuilt, 'objects/kept-object/versions/1.0.0/representations/picture.png'))).mtimeMs;
     expect(now).toBe(keptMtime);
+  });
+});
+
+/** Every file under `dir` with its modification and change times. */
+async function times(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const f of await listFiles(dir)) {
+    const st = await stat(join(dir, f));
+    out.set(f, `${st.mtimeMs} ${st.ctimeMs}`);
+  }
+  return out;
+}
+
+describe('the files a rebuild writes', () => {
+  let parent: string;
+  let root: string;
+  let out: string;
+  const build = async (): Promise<string> => {
+    const run = await buildSite({ outDir: out, registryDir: root, cacheDir: join(parent, 'cache') });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    return run.stdout;
+  };
+
+  beforeAll(async () => {
+    const reg = await tempRegistry('aso-rebuild-writes-');
+    parent = reg.parent;
+    root = reg.root;
+    out = join(parent, 'dist');
+    for (const [i, id] of ['alpha-object', 'beta-object', 'gamma-object'].entries()) {
+      await writeVersion(root, { id, version: '1.0.0', tags: ['shared', id], publishedAt: `2026-01-0${i + 1}T00:00:00Z`, files: picture(await pngBytes(8 + i, 8, { r: 40 * i, g: 90, b: 20 })) });
+    }
+    await writeLedger();
+    await build();
+  });
+  afterAll(() => rm(parent, { recursive: true, force: true }));
+
+  /** The registry's ledger: one line per publication, so that the site has a log. */
+  async function writeLedger(): Promise<void> {
+    await writeFile(join(root, 'ledger.jsonl'), await ledgerFrom(await allPublications(root)));
+  }
+
+  it('writes no file when nothing changed: every modification and change time stays', async () => {
+    const before = await times(out);
+    const stdout = await build();
+    expect(stdout).toMatch(/ 0 written \(the rest were unchanged\), 0 stale files/);
+    expect(await times(out)).toEqual(before);
+  });
+
+  it('after a new version, writes its files and the indexes, and leaves every other object alone', async () => {
+    const before = await times(out);
+    await writeVersion(root, { id: 'beta-object', version: '1.1.0', tags: ['shared', 'beta-object'], publishedAt: '2026-02-01T00:00:00Z', files: picture(await pngBytes(12, 9, { r: 1, g: 2, b: 3 })) });
+    const ledger = await readFile(join(root, 'ledger.jsonl'), 'utf8');
+    await writeLedger();
+    expect((await readFile(join(root, 'ledger.jsonl'), 'utf8')).startsWith(ledger)).toBe(true);
+    await build();
+    const after = await times(out);
+    const changed = [...after].filter(([f, t]) => before.get(f) !== t).map(([f]) => f);
+    // The new version's own files.
+    for (const f of ['index.html', 'agent.json', 'aso.object.json', 'representations/picture.png']) expect(changed).toContain(`objects/beta-object/versions/1.1.0/${f}`);
+    // Other objects: not one file written.
+    expect(changed.filter((f) => /alpha-object|gamma-object/.test(f))).toEqual([]);
+    // The published bytes of the object's earlier version stay as they were.
+    expect(changed.filter((f) => f.startsWith('objects/beta-object/versions/1.0.0/representations/') || f === 'objects/beta-object/versions/1.0.0/aso.object.json')).toEqual([]);
+    // What did change is the version, its object's pages and documents, and the site's indexes.
+    const allowed = [
+      /^objects\/beta-object\//,
+      /^api\/v1\/objects\/beta-object(\.json|\/)/,
+      /^(index\.html|page\/|tags\/|404\.html)/,
+      /^api\/v1\/(index|objects|ledger|worlds)\.json$/,
+      /^(feed\.(xml|json)|llms\.txt|sitemap-\S+\.xml|ledger\.jsonl|checkpoint)$/,
+      /^tile\//,
+      /^thumbnails\//,
+      /^pagefind\//,
+    ];
+    expect(changed.filter((f) => !allowed.some((re) => re.test(f)))).toEqual([]);
   });
 });
