@@ -24,6 +24,6 @@ try {
   });
   process.stdout.write(`built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } catch (error) {
-  process.stderr.write(`build failed: ${(error as Error).message}\n`);
+  process.stderr.write(`build failed: ${(error as Error).message}\n${process.env.ASO_BUILD_DEBUG ? `${(error as Error).stack}\n` : ""}`);
   process.exitCode = 1;
 }

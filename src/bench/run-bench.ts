@@ -1,5 +1,5 @@
-/** `npm run bench`: builds synthetic registries of several sizes with the real Astro CLI and measures the build. */
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+/** `npm run bench`: builds synthetic registries of several sizes with `npm run build` and measures each build. */
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,11 +229,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
   const log = opts.log ?? ((): void => {});
   const work = opts.workDir ?? (await mkdtemp(join(tmpdir(), 'aso-bench-')));
   const results: SizeResult[] = [];
-  const modules = join(work, 'node_modules');
   try {
-    await symlink(join(REPO_ROOT, 'node_modules'), modules, 'dir').catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
     for (const size of sizes) {
       const dir = join(work, `registry-${size}`);
       await mkdir(dir, { recursive: true });
@@ -258,9 +254,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
       targets: judgeTargets(results, hashing),
     };
   } finally {
-    // `rm` removes the link itself, never the project's packages behind it.
     if (!opts.keep && !opts.workDir) await rm(work, { recursive: true, force: true });
-    else if (!opts.keep) await rm(modules, { force: true });
   }
 }
 

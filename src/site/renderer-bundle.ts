@@ -57,13 +57,23 @@ export function rendererCacheDir(root: string): string {
 
 const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
 
+/**
+ * The environment of the renderer's `astro build`: the caller's, without what a test runner or a dev server puts there
+ * for Vite (`BASE_URL`, `MODE`, `NODE_ENV=test`...), which would leak into the bundle as `import.meta.env`.
+ */
+export function rendererBuildEnv(env: NodeJS.ProcessEnv, registryUrl: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env)) if (!/^(BASE_URL|MODE|DEV|PROD|SSR|NODE_ENV|VITE_.*|VITEST.*)$/.test(key)) out[key] = value;
+  return { ...out, NODE_ENV: 'production', REGISTRY_URL: registryUrl, ASTRO_TELEMETRY_DISABLED: '1' };
+}
+
 /** Runs `astro build` into `outDir`; throws with its output when it fails. */
 function astroBuild(root: string, outDir: string, registryUrl: string): Promise<void> {
   const astro = join(dirname(createRequire(import.meta.url).resolve('astro/package.json')), 'astro.js');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [astro, 'build', '--root', root, '--outDir', outDir], {
       cwd: root,
-      env: { ...process.env, REGISTRY_URL: registryUrl, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: rendererBuildEnv(process.env, registryUrl),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { buildSite, repoRoot } from '../support/build-site.ts';
+import { pngBytes, writeVersion } from '../support/fixture-registry.ts';
 
 it('refuses a heap size that is not a whole number of MiB, before starting Astro', () => {
   for (const value of ['abc', '64', '1.5']) {
@@ -14,10 +15,15 @@ it('refuses a heap size that is not a whole number of MiB, before starting Astro
   }
 });
 
-it('says how to raise the heap when the build runs out of it', async () => {
+it('says how to raise the heap when the build runs out of it', { timeout: 120_000 }, async () => {
   const work = await mkdtemp(join(tmpdir(), 'aso-heap-'));
   try {
-    const result = await buildSite({ outDir: join(work, 'dist'), env: { ASO_BUILD_HEAP_MB: '128' } });
+    // The sample registry fits in 128 MiB; forty versions with descriptions of 3.5 million characters do not.
+    const registryDir = join(work, 'registry');
+    const description = 'A very long description. '.repeat(140_000);
+    const files = [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes() }];
+    for (let i = 0; i < 40; i++) await writeVersion(registryDir, { id: `long-${i}`, version: '1.0.0', description, files });
+    const result = await buildSite({ outDir: join(work, 'dist'), registryDir, env: { ASO_BUILD_HEAP_MB: '128' } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the build ran out of its 128 MiB heap; a larger registry needs more: ASO_BUILD_HEAP_MB=256 npm run build\n');
   } finally {
