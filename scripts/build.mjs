@@ -29,7 +29,9 @@ const outDir = resolve(root, typeof values.outDir === 'string' ? values.outDir :
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
-const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', tsx, join(here, 'build-site.ts'), ...args], { stdio: 'inherit' });
+// The build keeps many file operations in flight; libuv runs them on its thread pool, 4 threads unless told otherwise.
+const env = { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE || '32' };
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', tsx, join(here, 'build-site.ts'), ...args], { stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   if (code === 134 || signal === 'SIGABRT') {

@@ -81,53 +81,56 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const outTag = createHash('sha256').update(opts.outDir).digest('hex').slice(0, 16);
   const digestsFile = join(opts.cacheDir, 'pages', `${outTag}.json`);
   const digests = pageDigests(data, bundle.digest);
-  const pages = await clock.time('pages', async () => {
-    provideSiteData(data);
-    const app = await loadRenderer(bundle);
-    const last = await readPageDigests(digestsFile);
-    const done = await renderPages(app, opts.registryUrl, pagePaths(data), writer, {
-      onPage: (path, html) => search.add(path, html),
-      unchanged: (path) => digests.has(path) && last.get(path) === digests.get(path),
-    });
-    await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
-    return done;
-  });
-  await clock.time('documents', async () => {
-    // A version's documents are made from what its record page is made from: when the page was not rendered again,
-    // neither are they (if their files are there).
-    const kept = new Set(pages.kept);
-    const writes: Array<Promise<unknown>> = [];
-    data.objects.forEach((object, i) => object.versions.forEach((entry, j) => {
-      const { id, version } = entry.manifest;
-      writes.push((async () => {
-        const paths = versionDocumentPaths(id, version);
-        if (kept.has(versionPagePath(id, version)) && (await Promise.all(paths.map((p) => stat(writer.file(p)).then((st) => st.isFile(), () => false)))).every(Boolean)) {
-          for (const p of paths) writer.keep(p);
-          return;
-        }
-        await Promise.all(versionDocuments(data, i, j).map((d) => writer.write(d.path, d.body)));
-      })());
-    }));
-    for (const d of await indexDocuments(data)) writes.push(writer.write(d.path, d.body));
-    await Promise.all(writes);
-  });
-  await clock.time('bytes', async () => {
-    await copyPublishedFiles(data, writer);
-    await copyLedgerFiles(opts.registryRoot, writer);
-    // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
-    await copyDecoders(writer);
-  });
-  await clock.time('log', async () => {
-    if (!data.log) return;
-    const log = await writeLogFiles(data.log, keys, signer, opts.registryRoot, writer);
-    if (log.signedBy) info(`checkpoint of ${log.size} entries signed by ${log.signedBy}`);
-    else {
-      warn(
-        `checkpoint of ${log.size} entries is unsigned: set ${LOG_KEY_VARIABLES.key} or ${LOG_KEY_VARIABLES.file} to the log's private key to sign it` +
-          (keys.logKey ? '' : ' (npm run log -- keygen makes a key pair and registry/log.pub)'),
-      );
-    }
-  });
+  const last = await readPageDigests(digestsFile);
+  const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
+  provideSiteData(data);
+  // Rendering is the build's CPU work; documents, published bytes and the log are mostly waiting on the disk: all
+  // four run at once, through the one writer and its writes in flight. (Their phase times overlap.)
+  const [pages] = await Promise.all([
+    clock.time('pages', async () => {
+      const app = await loadRenderer(bundle);
+      const done = await renderPages(app, opts.registryUrl, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), unchanged });
+      await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
+      return done;
+    }),
+    clock.time('documents', async () => {
+      // A version's documents are made from what its record page is made from: when the page's inputs are those of
+      // the last build, its documents are too (if their files are there).
+      const writes: Array<Promise<unknown>> = [];
+      data.objects.forEach((object, i) => object.versions.forEach((entry, j) => {
+        const { id, version } = entry.manifest;
+        writes.push((async () => {
+          const paths = versionDocumentPaths(id, version);
+          if (unchanged(versionPagePath(id, version)) && (await Promise.all(paths.map((p) => stat(writer.file(p)).then((st) => st.isFile(), () => false)))).every(Boolean)) {
+            for (const p of paths) writer.keep(p);
+            return;
+          }
+          await Promise.all(versionDocuments(data, i, j).map((d) => writer.write(d.path, d.body)));
+        })());
+      }));
+      for (const d of await indexDocuments(data)) writes.push(writer.write(d.path, d.body));
+      await Promise.all(writes);
+    }),
+    clock.time('bytes', async () => {
+      await Promise.all([
+        copyPublishedFiles(data, writer),
+        copyLedgerFiles(opts.registryRoot, writer),
+        // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
+        copyDecoders(writer),
+      ]);
+    }),
+    clock.time('log', async () => {
+      if (!data.log) return;
+      const log = await writeLogFiles(data.log, keys, signer, opts.registryRoot, writer);
+      if (log.signedBy) info(`checkpoint of ${log.size} entries signed by ${log.signedBy}`);
+      else {
+        warn(
+          `checkpoint of ${log.size} entries is unsigned: set ${LOG_KEY_VARIABLES.key} or ${LOG_KEY_VARIABLES.file} to the log's private key to sign it` +
+            (keys.logKey ? '' : ' (npm run log -- keygen makes a key pair and registry/log.pub)'),
+        );
+      }
+    }),
+  ]);
   const recordDigest = createHash('sha256').update([...digests].filter(([p]) => SEARCH_PAGE.test(p)).map(([p, d]) => `${p} ${d}`).sort().join('\n')).digest('hex');
   const stats = await clock.time('search', () => search.finish(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), recordDigest, pages.kept));
   await recordSearchStats(opts.cacheDir, stats);

@@ -5,8 +5,11 @@ import pLimit from 'p-limit';
 import { NOT_FOUND_PAGE, pageFile } from './page-paths.ts';
 import type { OutputWriter } from './output-writer.ts';
 
-/** Pages rendered at once: rendering is synchronous work between awaits, so a few in flight keep writes overlapping. */
-const RENDERS_IN_FLIGHT = 8;
+/** Pages rendered at once: rendering is synchronous work between awaits, so a few in flight are enough. */
+const RENDERS_IN_FLIGHT = 4;
+
+/** Rendered pages waiting to be written, at most: the writer keeps many writes in flight while rendering goes on. */
+const PAGES_IN_WRITING = 512;
 
 /** The request path Astro routes a site path by (`404.html` is the `404` route). */
 function routeOf(path: string): string {
@@ -32,6 +35,7 @@ export async function renderPages(
 ): Promise<RenderedPages> {
   const limit = pLimit(RENDERS_IN_FLIGHT);
   const done: RenderedPages = { rendered: [], kept: [] };
+  const writing = new Set<Promise<boolean>>();
   await Promise.all(
     paths.map((path) => limit(async () => {
       if (options.unchanged?.(path) && (await stat(writer.file(pageFile(path))).catch(() => null))?.isFile()) {
@@ -45,8 +49,13 @@ export async function renderPages(
       const expected = path === NOT_FOUND_PAGE ? 404 : 200;
       if (response.status !== expected) throw new Error(`rendering /${path} answered ${response.status} instead of ${expected}:\n${html.slice(0, 2000)}`);
       options.onPage?.(path, html);
-      await writer.write(pageFile(path), html);
+      const write = writer.write(pageFile(path), html);
+      writing.add(write);
+      void write.finally(() => writing.delete(write)).catch(() => {});
+      // Rendering waits only when the disk is far behind, so that memory holds a bounded number of pages.
+      while (writing.size > PAGES_IN_WRITING) await Promise.race(writing);
     })),
   );
+  await Promise.all(writing);
   return done;
 }
