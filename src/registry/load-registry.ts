@@ -37,6 +37,8 @@ export interface LoadOptions {
   validateGltfFile?: GltfFileValidator;
   /** How image files are checked once hashed; default sharp's header of every file (a cache can key it by hash). */
   checkImageFile?: ImageFileChecker;
+  /** Called with each version as soon as its folder checks clean (before the rest of the registry is checked). */
+  onVersion?: (version: RegistryVersion) => void;
   /** True for a version that must carry a publisher signature (`check --require-signatures`); default none. */
   mustSign?: (id: string, version: string) => boolean;
 }
@@ -138,7 +140,11 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const found = listings.flatMap((l) => l.versions);
   // Start every check at once (the limits keep the pace), then take the results in tree order.
   const checks = found.map((v) =>
-    folders(() => checkVersion(v.dir, v, ctx)).catch(
+    folders(async () => {
+      const result = await checkVersion(v.dir, v, ctx);
+      if (result.version && !result.problems.length) opts.onVersion?.(result.version);
+      return result;
+    }).catch(
       (error: unknown): VersionCheck => ({ problems: [{ file: rel(v.dir), message: readError(error) }], verified: { files: 0, bytes: 0 } }),
     ),
   );

@@ -10,11 +10,11 @@ import { groupObjects, newestFirst, tagIndex, tagSlug } from '../core/catalog.ts
 import type { World } from '../core/types.ts';
 import { openFileCheckCache } from '../registry/file-check-cache.ts';
 import { loadRegistry } from '../registry/load-registry.ts';
-import { formatProblem } from '../registry/registry-model.ts';
+import { formatProblem, type RegistryVersion } from '../registry/registry-model.ts';
 import type { VersionEntry } from './version-entry.ts';
 import { readSiteLog } from './site-log.ts';
 import type { SiteData } from './site-data.ts';
-import { thumbnailOrNull, thumbnailSitePath, thumbnailSource } from './thumbnails.ts';
+import { thumbnailOrNull, thumbnailSitePath, thumbnailSource, type Thumbnail } from './thumbnails.ts';
 
 /** The error the build stops with: every problem, one per line, as `npm run check` prints them. */
 export class RegistryProblemsError extends Error {
@@ -36,11 +36,14 @@ export interface SiteSource {
   warn?: (message: string) => void;
 }
 
+/** Thumbnails made at once: sharp works on its own threads, so a few more than the cores keep them busy. */
+const THUMBNAILS_AT_ONCE = Math.max(2, availableParallelism() * 2);
+
 /** What loading took, for the build's phase table. */
 export interface SiteLoadTimes {
   /** Reading, hashing and validating the registry (cache lookups for files seen before). */
   checkMs: number;
-  /** Making or finding the thumbnails. */
+  /** Making or finding the thumbnails the check did not hide (they start as each version checks clean). */
   thumbnailsMs: number;
   /** Grouping, tags, the log's tree. */
   modelMs: number;
@@ -49,26 +52,33 @@ export interface SiteLoadTimes {
 /** Checks the registry and returns the site's data; throws {@link RegistryProblemsError} when the check finds problems. */
 export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promise<SiteData> {
   let t = performance.now();
+  const warn = source.warn ?? ((): void => {});
+  // A version's thumbnail is made as soon as its folder checks clean: sharp's threads resize while the check goes on.
+  const limit = pLimit(THUMBNAILS_AT_ONCE);
+  const thumbnails = new Map<RegistryVersion, Promise<Thumbnail | null>>();
+  const startThumbnail = (v: RegistryVersion): void => {
+    const image = thumbnailSource(v.manifest);
+    const file = image && v.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
+    thumbnails.set(v, file ? limit(() => thumbnailOrNull(file.path, image.hash, source.cacheDir, warn)) : Promise.resolve(null));
+  };
   const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);
   const loaded = await loadRegistry(source.registryRoot, {
     registryUrl: source.registryUrl,
     hashFile: checks.hashFile,
     validateGltfFile: checks.validateGltf,
     checkImageFile: checks.checkImage,
+    onVersion: startThumbnail,
   });
   await checks.save();
   if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
   if (times) times.checkMs = performance.now() - t;
   t = performance.now();
   const { registry, retracted, keys } = loaded;
-  const warn = source.warn ?? ((): void => {});
   const thumbnailFiles = new Map<string, string>();
-  const limit = pLimit(Math.max(1, availableParallelism()));
   const versions: VersionEntry[] = await Promise.all(
-    registry.objects.flatMap((o) => o.versions).map((v) => limit(async (): Promise<VersionEntry> => {
-      const image = thumbnailSource(v.manifest);
-      const file = image && v.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
-      const thumb = file ? await thumbnailOrNull(file.path, image.hash, source.cacheDir, warn) : null;
+    registry.objects.flatMap((o) => o.versions).map(async (v): Promise<VersionEntry> => {
+      if (!thumbnails.has(v)) startThumbnail(v);
+      const thumb = await thumbnails.get(v)!;
       for (const made of thumb ? [thumb.webp, thumb.jpeg] : []) thumbnailFiles.set(thumbnailSitePath(made), made);
       return {
         manifest: v.manifest,
@@ -77,7 +87,7 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
         retracted: retracted.get(`${v.id}@${v.version}`) ?? null,
         gltf: Object.fromEntries(v.files.flatMap((f) => (f.gltf ? [[f.rep.id, f.gltf.inventory]] : []))),
       };
-    })),
+    }),
   );
   if (times) times.thumbnailsMs = performance.now() - t;
   t = performance.now();

@@ -571,3 +571,20 @@ describe('loadRegistry: worlds', () => {
     expect(await problems(fx)).toEqual([`${MANIFEST}: /name: must NOT have fewer than 1 characters`]);
   });
 });
+
+describe('onVersion', () => {
+  it('hands over each version as soon as it checks clean, and never a version with a problem', async () => {
+    const fx = await chair();
+    await fx.addVersion({ id: 'table', version: '2.0.0' });
+    // A byte of table's mesh changes: its hash no longer matches.
+    const mesh = join(fx.root, 'objects', 'table', 'versions', '2.0.0', 'representations', 'mesh.glb');
+    const bytes = await readFile(mesh);
+    bytes[bytes.length - 1] ^= 0xff;
+    await writeFile(mesh, bytes);
+    const seen: string[] = [];
+    const loaded = await loadRegistry(fx.root, { registryUrl: REGISTRY_URL, onVersion: (v) => seen.push(`${v.id}@${v.version}`) });
+    expect(seen).toEqual(['chair@1.0.0']);
+    expect(loaded.problems.map(formatProblem).join('\n')).toContain('objects/table/versions/2.0.0/representations/mesh.glb');
+    expect(loaded.registry.objects.flatMap((o) => o.versions).find((v) => v.id === 'chair')).toBeDefined();
+  });
+});
