@@ -1,0 +1,66 @@
+/** Which pages a build renders again: the digests of their inputs, from a real registry loaded as the build loads it. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSite } from '../../src/site/load-site.ts';
+import { pageDigests } from '../../src/site/page-digests.ts';
+import { NOT_FOUND_PAGE, pageFile, pagePaths } from '../../src/site/page-paths.ts';
+import { pngBytes, tempRegistry, writeVersion, writeWorld } from '../support/fixture-registry.ts';
+
+const URL = 'https://registry.example.org';
+let parent: string;
+let root: string;
+let cache: string;
+const load = () => loadSite({ registryRoot: root, registryUrl: URL, cacheDir: cache });
+const picture = async (n: number) => [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes(8 + n, 8) }];
+
+beforeAll(async () => {
+  ({ parent, root } = await tempRegistry('aso-page-digests-'));
+  cache = await mkdtemp(join(tmpdir(), 'aso-page-digests-cache-'));
+  await writeVersion(root, { id: 'alpha-object', version: '1.0.0', tags: ['wood'], files: await picture(1) });
+  await writeVersion(root, { id: 'beta-object', version: '1.0.0', tags: ['stone'], files: await picture(2) });
+});
+afterAll(async () => {
+  await rm(parent, { recursive: true, force: true });
+  await rm(cache, { recursive: true, force: true });
+});
+
+describe('pageDigests', () => {
+  it('gives every record and object page a digest that a rebuild of the same registry repeats', async () => {
+    const a = pageDigests(await load(), 'code-1');
+    expect([...a.keys()].sort()).toEqual(['objects/alpha-object/', 'objects/alpha-object/versions/1.0.0/', 'objects/beta-object/', 'objects/beta-object/versions/1.0.0/']);
+    expect(pageDigests(await load(), 'code-1')).toEqual(a);
+  });
+
+  it('changes every page with the code, and only the pages of an object that gets a version', async () => {
+    const before = pageDigests(await load(), 'code-1');
+    const otherCode = pageDigests(await load(), 'code-2');
+    for (const [path, digest] of before) expect(otherCode.get(path), path).not.toBe(digest);
+    await writeVersion(root, { id: 'alpha-object', version: '1.1.0', tags: ['wood'], files: await picture(3) });
+    const after = pageDigests(await load(), 'code-1');
+    expect(after.get('objects/beta-object/')).toBe(before.get('objects/beta-object/'));
+    expect(after.get('objects/beta-object/versions/1.0.0/')).toBe(before.get('objects/beta-object/versions/1.0.0/'));
+    // The earlier version's page lists the new one in its history.
+    expect(after.get('objects/alpha-object/versions/1.0.0/')).not.toBe(before.get('objects/alpha-object/versions/1.0.0/'));
+    expect(after.get('objects/alpha-object/versions/1.1.0/')).toBeDefined();
+  });
+
+  it('changes every page when a world is added (a record page lists the worlds that reference it)', async () => {
+    const before = pageDigests(await load(), 'code-1');
+    await writeWorld(root, { id: 'garden', name: 'Garden', objects: [{ id: 'beta-object', version: '1.0.0' }] });
+    const after = pageDigests(await load(), 'code-1');
+    expect(after.get('objects/beta-object/versions/1.0.0/')).not.toBe(before.get('objects/beta-object/versions/1.0.0/'));
+  });
+});
+
+describe('pagePaths', () => {
+  it('lists the catalog, tags, objects, versions, worlds and the not-found page, each written where a host finds it', async () => {
+    const paths = pagePaths(await load());
+    expect(paths).toEqual(expect.arrayContaining(['', 'tags/', 'tags/wood/', 'tags/stone/', 'objects/alpha-object/', 'objects/alpha-object/versions/1.1.0/', 'worlds/garden/', NOT_FOUND_PAGE]));
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(pageFile('')).toBe('index.html');
+    expect(pageFile('objects/alpha-object/')).toBe('objects/alpha-object/index.html');
+    expect(pageFile(NOT_FOUND_PAGE)).toBe('404.html');
+  });
+});
