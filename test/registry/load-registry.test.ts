@@ -579,7 +579,7 @@ describe('onVersion', () => {
     // A byte of table's mesh changes: its hash no longer matches.
     const mesh = join(fx.root, 'objects', 'table', 'versions', '2.0.0', 'representations', 'mesh.glb');
     const bytes = await readFile(mesh);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
     await writeFile(mesh, bytes);
     const seen: string[] = [];
     const loaded = await loadRegistry(fx.root, { registryUrl: REGISTRY_URL, onVersion: (v) => seen.push(`${v.id}@${v.version}`) });
