@@ -79,11 +79,11 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
     registry.objects.flatMap((o) => o.versions).map(async (v): Promise<VersionEntry> => {
       if (!thumbnails.has(v)) startThumbnail(v);
       const thumb = await thumbnails.get(v)!;
-      for (const made of thumb ? [thumb.webp, thumb.jpeg] : []) thumbnailFiles.set(thumbnailSitePath(made), made);
+      if (thumb) thumbnailFiles.set(thumbnailSitePath(thumb.file), thumb.file);
       return {
         manifest: v.manifest,
         publication: v.publication,
-        thumbnail: thumb && { width: thumb.width, height: thumb.height, webp: thumbnailSitePath(thumb.webp), jpeg: thumbnailSitePath(thumb.jpeg) },
+        thumbnail: thumb && { width: thumb.width, height: thumb.height, path: thumbnailSitePath(thumb.file) },
         retracted: retracted.get(`${v.id}@${v.version}`) ?? null,
         gltf: Object.fromEntries(v.files.flatMap((f) => (f.gltf ? [[f.rep.id, f.gltf.inventory]] : []))),
       };

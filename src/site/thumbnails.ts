@@ -1,5 +1,5 @@
 /** Catalog thumbnails made with sharp from a version's preview or first image, cached by content hash. */
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
@@ -8,18 +8,27 @@ import { sriToHex } from '../core/sri.ts';
 /** Width of catalog thumbnails in CSS pixels. */
 export const THUMBNAIL_WIDTH = 320;
 
-/** One thumbnail: a modern format and a JPEG fallback of the same size. */
+/**
+ * One thumbnail: a single WebP file (every browser that runs the viewer reads WebP, so no fallback format is made),
+ * with its real size. Transparency in the source is kept: WebP has an alpha channel.
+ */
 export interface Thumbnail {
   width: number;
   height: number;
-  webp: string;
-  jpeg: string;
+  /** The WebP file in the cache. */
+  file: string;
 }
 
 /** Site path of a thumbnail file: content-keyed, so it never changes under its name. */
 export function thumbnailSitePath(file: string): string {
   return `thumbnails/${basename(file)}`;
 }
+
+/**
+ * The shape of a cache record. A new value makes every cached thumbnail be made again: records of an older build
+ * (which made a WebP and a JPEG and wrote no `format`) are never read as this one's.
+ */
+const RECORD_FORMAT = 'thumbnail/2 webp';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/avif']);
 
@@ -59,31 +68,36 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string): P
   const key = `${sriToHex(hash)}-w${THUMBNAIL_WIDTH}`;
   const dir = join(cache, 'thumbnails');
   const meta = join(dir, `${key}.json`);
-  const webp = join(dir, `${key}.webp`);
-  const jpeg = join(dir, `${key}.jpg`);
-  // The record keeps only the size: the files are found from wherever the cache is now (it may have moved).
-  const cached = await readCachedSize(meta, [webp, jpeg]);
-  if (cached) return { ...cached, webp, jpeg };
+  const file = join(dir, `${key}.webp`);
+  // The record keeps only the size: the file is found from wherever the cache is now (it may have moved).
+  const cached = await readCachedRecord(meta, file);
+  if (cached.size) return { ...cached.size, file };
   await mkdir(dir, { recursive: true });
-  const resized = sharp(source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true });
-  // The two encodes run at once in sharp's thread pool.
-  const [info] = await Promise.all([
-    resized.clone().webp({ quality: 78 }).toFile(webp),
-    resized.clone().flatten({ background: '#ffffff' }).jpeg({ quality: 80, mozjpeg: true }).toFile(jpeg),
-  ]);
+  const info = await sharp(source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78 }).toFile(file);
+  // An older build's record came with a JPEG fallback beside it, which nothing reads any more.
+  if (cached.stale) await rm(join(dir, `${key}.jpg`), { force: true });
   // Written last and in place: a torn or missing record only means the thumbnail is made again.
-  await writeFile(meta, JSON.stringify({ width: info.width, height: info.height }));
-  return { width: info.width, height: info.height, webp, jpeg };
+  await writeFile(meta, JSON.stringify({ format: RECORD_FORMAT, width: info.width, height: info.height }));
+  return { width: info.width, height: info.height, file };
 }
 
-/** The size a thumbnail record holds, when the record is whole and both image files are still there. */
-async function readCachedSize(meta: string, files: string[]): Promise<{ width: number; height: number } | undefined> {
+/**
+ * The size a thumbnail record holds when the record is whole, of this format, and its image file is still there;
+ * `stale` when a record is there but is not one (an older build's, say).
+ */
+async function readCachedRecord(meta: string, file: string): Promise<{ size?: { width: number; height: number }; stale: boolean }> {
+  let record: { format?: unknown; width?: unknown; height?: unknown };
   try {
-    const { width, height } = JSON.parse(await readFile(meta, 'utf8')) as { width: unknown; height: unknown };
-    if (!Number.isInteger(width) || !Number.isInteger(height)) return undefined;
-    await Promise.all(files.map((f) => access(f)));
-    return { width: width as number, height: height as number };
+    record = JSON.parse(await readFile(meta, 'utf8')) as typeof record;
   } catch {
-    return undefined;
+    return { stale: false };
   }
+  const { format, width, height } = record ?? {};
+  if (format !== RECORD_FORMAT || !Number.isInteger(width) || !Number.isInteger(height)) return { stale: true };
+  try {
+    await access(file);
+  } catch {
+    return { stale: false };
+  }
+  return { size: { width: width as number, height: height as number }, stale: false };
 }

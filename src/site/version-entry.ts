@@ -3,12 +3,12 @@ import type { GltfInventory } from '../core/gltf-inventory.ts';
 import type { Retracted } from '../core/retractions.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 
-/** A catalog thumbnail as the pages link it. */
+/** A catalog thumbnail as the pages link it: one WebP file. */
 export interface EntryThumbnail {
   width: number;
   height: number;
-  webp: string;
-  jpeg: string;
+  /** Site path of the WebP file, relative to the base URL (`thumbnails/<sha256>-w320.webp`). */
+  path: string;
 }
 
 /** A version as the pages read it. */

@@ -3,15 +3,16 @@
  * rel="prev"/"next", each under 100 KB, and the search box, which finds an object by name and leads to its record page
  * by keyboard alone, with filters by tag and type, all from static files.
  */
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_PAGE_SIZE } from '../../src/core/paging.ts';
 import { startPreview, type PreviewServer } from '../../src/site/preview-server.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { buildSite } from '../support/build-site.ts';
-import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
+import { tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 
 const OBJECTS = 300;
 /** The smallest valid glTF: an asset with nothing in it. */
@@ -28,7 +29,13 @@ let browser: Browser;
 beforeAll(async () => {
   const registry = await tempRegistry('aso-catalog-');
   parent = registry.parent;
-  const png = await pngBytes(8, 6);
+  // One image for every object with an image: left half red, right half blue, twice the thumbnail's width.
+  const png = new Uint8Array(
+    await sharp({ create: { width: 640, height: 400, channels: 3, background: '#ff0000' } })
+      .composite([{ input: { create: { width: 320, height: 400, channels: 3, background: '#0000ff' } }, left: 320, top: 0 }])
+      .png()
+      .toBuffer(),
+  );
   for (let n = 0; n < OBJECTS; n++) {
     const special = n === 137;
     await writeVersion(registry.root, {
@@ -101,6 +108,55 @@ describe('the paged catalog', () => {
     expect(await page.locator('link[rel="next"]').getAttribute('href')).toBe('/tags/alpha/page/2/');
     const alpha = page.locator('nav[aria-label="Filter by tag"] [aria-current="page"]');
     expect((await alpha.textContent())?.replace(/\s+/g, ' ').trim()).toBe('alpha 100 objects');
+    await page.close();
+  });
+});
+
+describe('catalog thumbnails', () => {
+  it('are one WebP for the image the objects share, served as image/webp, linked by every card and drawn by Chromium', async () => {
+    const files = await readdir(join(parent, 'dist', 'thumbnails'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^[0-9a-f]{64}-w320\.webp$/);
+    expect(await sharp(join(parent, 'dist', 'thumbnails', files[0]!)).metadata()).toMatchObject({ format: 'webp', width: 320, height: 200 });
+    const page = await browser.newPage();
+    const served: { path: string; type: string | null }[] = [];
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/thumbnails/')) served.push({ path, type: r.headers()['content-type'] ?? null });
+    });
+    await page.goto(`${preview.origin}/`);
+    const imgs = page.locator('li.card img');
+    // Every object but the six with a mesh only has the image.
+    const withImage = Array.from({ length: CATALOG_PAGE_SIZE }, (_, i) => OBJECTS - 1 - i).filter((n) => n % 50 !== 0).length;
+    expect(await imgs.count()).toBe(withImage);
+    expect(await page.locator('li.card picture').count()).toBe(0);
+    for (const src of await imgs.evaluateAll((els) => els.map((el) => el.getAttribute('src')))) expect(src).toBe(`/thumbnails/${files[0]}`);
+    const first = imgs.first();
+    expect(await first.getAttribute('loading')).toBe('lazy');
+    expect(await first.getAttribute('decoding')).toBe('async');
+    expect([await first.getAttribute('width'), await first.getAttribute('height')]).toEqual(['320', '200']);
+    expect(await first.getAttribute('alt')).toBe(`Sample object ${OBJECTS - 1}`);
+    await first.scrollIntoViewIfNeeded();
+    await first.evaluate((el: HTMLImageElement) => el.decode());
+    // Drawn at its own size: the left half red, the right half blue, as in the source.
+    const drawn = await first.evaluate((el: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = el.naturalWidth;
+      canvas.height = el.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(el, 0, 0);
+      const at = (x: number, y: number) => [...context.getImageData(x, y, 1, 1).data];
+      return { size: [el.naturalWidth, el.naturalHeight], left: at(80, 100), right: at(240, 100) };
+    });
+    expect(drawn.size).toEqual([320, 200]);
+    const [lr, lg, lb] = drawn.left;
+    const [rr, rg, rb] = drawn.right;
+    expect(lr).toBeGreaterThan(230);
+    expect(lg! + lb!).toBeLessThan(40);
+    expect(rb).toBeGreaterThan(230);
+    expect(rr! + rg!).toBeLessThan(40);
+    expect(served.length).toBeGreaterThan(0);
+    for (const s of served) expect(s).toEqual({ path: `/thumbnails/${files[0]}`, type: 'image/webp' });
     await page.close();
   });
 });

@@ -58,6 +58,20 @@ describe('the preview server', () => {
     expect((await fetch(`${preview.origin}/log.pub`)).headers.get('content-type')).toBe('text/plain; charset=utf-8');
   });
 
+  it('serves the thumbnails, all WebP, as image/webp and immutable', async () => {
+    const thumbnails = files.filter((f) => f.startsWith('thumbnails/'));
+    expect(thumbnails.length).toBeGreaterThan(0);
+    for (const file of thumbnails) {
+      expect(file).toMatch(/^thumbnails\/[0-9a-f]{64}-w320\.webp$/);
+      const res = await fetch(`${preview.origin}/${file}`);
+      expect(res.headers.get('content-type'), file).toBe('image/webp');
+      expect(res.headers.get('cache-control'), file).toBe('public, max-age=31536000, immutable');
+      // RIFF....WEBP: the bytes are what the type says.
+      const head = Buffer.from(await res.arrayBuffer()).subarray(0, 12);
+      expect([head.toString('latin1', 0, 4), head.toString('latin1', 8, 12)], file).toEqual(['RIFF', 'WEBP']);
+    }
+  });
+
   it('serves pages at their folder paths and 404.html with status 404 for anything else', async () => {
     const record = await fetch(`${preview.origin}/objects/oak-chair/versions/1.0.0/`);
     expect(record.status).toBe(200);

@@ -9,6 +9,7 @@ import { headersFile } from '../../src/core/host-headers.ts';
 import { sriToHex } from '../../src/core/sri.ts';
 import type { Manifest, PublicationRecord } from '../../src/core/types.ts';
 import { latestVersion } from '../../src/core/latest.ts';
+import { THUMBNAIL_WIDTH, thumbnailSource } from '../../src/site/thumbnails.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { sri } from '../support/fixture-registry.ts';
 import { siteDir } from '../support/site.ts';
@@ -234,12 +235,11 @@ describe('catalog and crawl entry points', () => {
     const html = await readFile(join(dist, 'index.html'), 'utf8');
     const { default: sharp } = await import('sharp');
     for (const id of new Set(versions.map((v) => v.manifest.id))) expect(html).toContain(`data-object="${id}"`);
-    const imgs = [...html.matchAll(/<img src="\/(thumbnails\/[^"]+\.jpg)" width="(\d+)" height="(\d+)"/g)];
+    const imgs = [...html.matchAll(/<img src="\/(thumbnails\/[^"]+\.webp)" width="(\d+)" height="(\d+)"/g)];
     expect(imgs.length).toBeGreaterThan(0);
     for (const [, file, w, h] of imgs) {
       const meta = await sharp(join(dist, file!)).metadata();
-      expect([meta.width, meta.height]).toEqual([Number(w), Number(h)]);
-      await stat(join(dist, file!.replace(/\.jpg$/, '.webp')));
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', Number(w), Number(h)]);
     }
     const ids = [...new Set(versions.map((v) => v.manifest.id))];
     const latestTags = ids.flatMap((id) => {
@@ -251,6 +251,32 @@ describe('catalog and crawl entry points', () => {
     const tagPages = await readdir(join(dist, 'tags'));
     expect(tagPages.length).toBeGreaterThan(0);
     for (const w of await readdir(join(repoRoot, 'registry', 'worlds'))) await stat(join(dist, 'worlds', w.replace(/\.json$/, ''), 'index.html'));
+  });
+
+  it('holds one WebP thumbnail per distinct source image, at most 320 pixels wide, and every page links only those', async () => {
+    const { default: sharp } = await import('sharp');
+    const withImage = versions.flatMap((v) => {
+      const source = thumbnailSource(v.manifest);
+      return source ? [`${sriToHex(source.hash)}-w${THUMBNAIL_WIDTH}.webp`] : [];
+    });
+    const sources = new Set(withImage);
+    // Two sample versions share their preview, which is made and copied once.
+    expect(sources.size).toBeGreaterThan(1);
+    expect(sources.size).toBeLessThan(withImage.length);
+    expect((await readdir(join(dist, 'thumbnails'))).sort()).toEqual([...sources].sort());
+    for (const name of sources) {
+      const meta = await sharp(join(dist, 'thumbnails', name)).metadata();
+      expect(meta.format, name).toBe('webp');
+      expect(meta.width, name).toBeLessThanOrEqual(THUMBNAIL_WIDTH);
+    }
+    const pages = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.html'));
+    const linked = new Set<string>();
+    for (const file of pages) {
+      const html = await readFile(join(dist, file), 'utf8');
+      expect(html, file).not.toContain('<picture');
+      for (const [, name] of html.matchAll(/"\/thumbnails\/([^"]+)"/g)) linked.add(name!);
+    }
+    expect([...linked].sort()).toEqual([...sources].sort());
   });
 
   it('has a sitemap with every record page, robots.txt pointing at it, and llms.txt', async () => {

@@ -1,8 +1,9 @@
-import { cp, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sriToHex } from '../../src/core/sri.ts';
 import { imageProblem } from '../../src/registry/check-image.ts';
 import { makeThumbnail, thumbnailOrNull } from '../../src/site/thumbnails.ts';
 import { pngBytes, sri } from '../support/fixture-registry.ts';
@@ -20,31 +21,70 @@ describe('makeThumbnail', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('makes a WebP and a JPEG 320 pixels wide, with their size', async () => {
-    const thumb = await makeThumbnail(source, hash, join(dir, 'cache-a'));
+  it('makes one WebP 320 pixels wide, with its size, and no other image file', async () => {
+    const cache = join(dir, 'cache-a');
+    const thumb = await makeThumbnail(source, hash, cache);
     expect(thumb).toMatchObject({ width: 320, height: 160 });
-    expect(await sharp(thumb.webp).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
-    expect(await sharp(thumb.jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 160 });
+    expect(thumb.file.endsWith('.webp')).toBe(true);
+    expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
+    expect((await readdir(join(cache, 'thumbnails'))).sort()).toEqual([`${sriToHex(hash)}-w320.json`, `${sriToHex(hash)}-w320.webp`]);
   });
 
-  it('finds its files in a cache that moved, without making them again', async () => {
+  it('finds its file in a cache that moved, without making it again', async () => {
     const first = await makeThumbnail(source, hash, join(dir, 'cache-b'));
-    const made = (await stat(first.webp)).mtimeMs;
+    const made = (await stat(first.file)).mtimeMs;
     await cp(join(dir, 'cache-b'), join(dir, 'cache-moved'), { recursive: true, preserveTimestamps: true });
     await rm(join(dir, 'cache-b'), { recursive: true });
     const moved = await makeThumbnail(source, hash, join(dir, 'cache-moved'));
-    expect(moved.webp.startsWith(join(dir, 'cache-moved'))).toBe(true);
-    expect(moved.jpeg.startsWith(join(dir, 'cache-moved'))).toBe(true);
-    expect(Math.abs((await stat(moved.webp)).mtimeMs - made)).toBeLessThan(1);
+    expect(moved.file.startsWith(join(dir, 'cache-moved'))).toBe(true);
+    expect(moved).toMatchObject({ width: 320, height: 160 });
+    expect(Math.abs((await stat(moved.file)).mtimeMs - made)).toBeLessThan(1);
   });
 
-  it('makes the images again when the record is there but a file is gone', async () => {
+  it('makes the image again when the record is there but the file is gone', async () => {
     const cache = join(dir, 'cache-c');
     const first = await makeThumbnail(source, hash, cache);
     await cp(cache, join(dir, 'cache-d'), { recursive: true });
-    await rm(join(dir, 'cache-d', 'thumbnails', first.webp.split('/').pop()!));
+    await rm(join(dir, 'cache-d', 'thumbnails', basename(first.file)));
     const again = await makeThumbnail(source, hash, join(dir, 'cache-d'));
-    expect(await sharp(again.webp).metadata()).toMatchObject({ format: 'webp', width: 320 });
+    expect(await sharp(again.file).metadata()).toMatchObject({ format: 'webp', width: 320 });
+  });
+
+  it('does not read a record of the previous build (a WebP and a JPEG, no format): it makes the WebP again and drops the JPEG', async () => {
+    // What the previous build left: a record of the size alone, a WebP and a JPEG fallback. Here the record and the
+    // "WebP" are wrong on purpose, so that reading them as this build's would show.
+    const thumbs = join(dir, 'cache-old', 'thumbnails');
+    const key = `${sriToHex(hash)}-w320`;
+    await mkdir(thumbs, { recursive: true });
+    await writeFile(join(thumbs, `${key}.json`), JSON.stringify({ width: 7, height: 5 }));
+    await writeFile(join(thumbs, `${key}.webp`), await pngBytes(7, 5));
+    await writeFile(join(thumbs, `${key}.jpg`), await sharp(await pngBytes(7, 5)).jpeg().toBuffer());
+    const thumb = await makeThumbnail(source, hash, join(dir, 'cache-old'));
+    expect(thumb).toEqual({ width: 320, height: 160, file: join(thumbs, `${key}.webp`) });
+    expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
+    expect((await readdir(thumbs)).sort()).toEqual([`${key}.json`, `${key}.webp`]);
+    expect(JSON.parse(await readFile(join(thumbs, `${key}.json`), 'utf8'))).toMatchObject({ width: 320, height: 160 });
+  });
+
+  it('keeps the transparency of the source (WebP has alpha; nothing is flattened onto a background)', async () => {
+    // A 400 x 200 image, transparent but for an opaque red square in the middle.
+    const bytes = new Uint8Array(
+      await sharp({ create: { width: 400, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .composite([{ input: { create: { width: 100, height: 100, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }, left: 150, top: 50 }])
+        .png()
+        .toBuffer(),
+    );
+    const file = join(dir, 'cutout.png');
+    await writeFile(file, bytes);
+    const thumb = await makeThumbnail(file, sri(bytes), join(dir, 'cache-alpha'));
+    expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160, hasAlpha: true });
+    const { data, info } = await sharp(thumb.file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4)];
+    expect(pixel(5, 5)[3]).toBe(0);
+    const [r, g, b, a] = pixel(160, 80);
+    expect(a).toBe(255);
+    expect(r).toBeGreaterThan(200);
+    expect(g! + b!).toBeLessThan(60);
   });
 });
 
