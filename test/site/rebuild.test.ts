@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { ledgerFrom } from '../../src/core/ledger.ts';
 import { allPublications } from '../../src/registry/ledger-file.ts';
 import { dirname, join, relative } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../support/build-site.ts';
 import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
@@ -28,6 +29,7 @@ describe('a rebuild into the last build’s dist/', () => {
   let fresh: string;
   let firstListing: string[];
   let keptMtime: number;
+  let oldThumbnails: string[];
 
   beforeAll(async () => {
     const reg = await tempRegistry('aso-rebuild-');
@@ -41,6 +43,19 @@ describe('a rebuild into the last build’s dist/', () => {
     expect(one.code, one.stdout + one.stderr).toBe(0);
     firstListing = await listFiles(rebuilt);
     keptMtime = (await stat(join(rebuilt, 'objects/kept-object/versions/1.0.0/representations/picture.png'))).mtimeMs;
+
+    // What a build from before thumbnails were WebP only left behind: in the cache, a record holding the size alone with
+    // a JPEG beside the WebP, and the JPEG in dist/ too. Here the records give a wrong size and the "WebP" files are
+    // PNGs, so a rebuild that read them as its own would differ from a build into an empty folder.
+    const thumbs = join(parent, 'cache', 'thumbnails');
+    const jpeg = await sharp(await pngBytes(3, 2)).jpeg().toBuffer();
+    oldThumbnails = (await readdir(thumbs)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
+    for (const key of oldThumbnails) {
+      await writeFile(join(thumbs, `${key}.json`), JSON.stringify({ width: 3, height: 2 }));
+      await writeFile(join(thumbs, `${key}.webp`), await pngBytes(3, 2));
+      await writeFile(join(thumbs, `${key}.jpg`), jpeg);
+      await writeFile(join(rebuilt, 'thumbnails', `${key}.jpg`), jpeg);
+    }
 
     // The registry changes: an object and its tag go (a fork that drops them, say), a version with a new tag comes.
     await rm(join(reg.root, 'objects', 'gone-object'), { recursive: true });
@@ -84,6 +99,19 @@ describe('a rebuild into the last build’s dist/', () => {
     expect(files.filter((f) => f.includes('gone'))).toEqual([]);
     await expect(stat(join(rebuilt, 'objects/gone-object'))).rejects.toThrow(/ENOENT/);
     expect(files).toContain('objects/kept-object/versions/1.1.0/index.html');
+  });
+
+  it('made again the thumbnails whose cache records an older build wrote, and removed its JPEGs from dist/ and the cache', async () => {
+    expect(oldThumbnails).toHaveLength(2);
+    // The red image lives on in kept-object 1.0.0, the blue one in 1.1.0: each is one WebP, made again.
+    const files = await listFiles(rebuilt);
+    expect(files.filter((f) => f.startsWith('thumbnails/'))).toEqual(oldThumbnails.map((key) => `thumbnails/${key}.webp`).sort());
+    for (const key of oldThumbnails) {
+      expect((await sharp(join(rebuilt, 'thumbnails', `${key}.webp`)).metadata()).format, key).toBe('webp');
+      const record = JSON.parse(await readFile(join(parent, 'cache', 'thumbnails', `${key}.json`), 'utf8')) as { width: number };
+      expect(record.width, key).toBeGreaterThan(3);
+    }
+    expect((await readdir(join(parent, 'cache', 'thumbnails'))).filter((f) => f.endsWith('.jpg'))).toEqual([]);
   });
 
   it('left an unchanged published file in place instead of copying it again', async () => {
