@@ -4,7 +4,18 @@
  * partial right edge, W hashes); `tile/entries/<N>` holds the same 256 entries, each after its big-endian 16-bit length.
  * From the tiles of today's tree a client computes any inclusion or consistency proof. Pure.
  */
-import { HASH_SIZE, nodeHash, rangeNodes, type HashSource, type LeafRange, type NodeId } from './merkle-tree.ts';
+import {
+  consistencyProof,
+  consistencyRanges,
+  HASH_SIZE,
+  inclusionProof,
+  inclusionRanges,
+  nodeHash,
+  rangeNodes,
+  type HashSource,
+  type LeafRange,
+  type NodeId,
+} from './merkle-tree.ts';
 
 /** Tree levels per tile. */
 export const TILE_HEIGHT = 8;
@@ -163,4 +174,32 @@ export class TileHashSource implements HashSource {
     this.cache.set(key, out);
     return out;
   }
+}
+
+/** Reads one tile by its site path (`tile/0/000.p/5`), from wherever the log is served; rejects when it cannot. */
+export type FetchTile = (path: string) => Promise<Uint8Array>;
+
+/**
+ * The hash tiles of a tree of `size` leaves that these ranges need, each read once with `fetchTile` (all at once).
+ * A rejection of `fetchTile` passes through; a tile of the wrong length throws when a hash is read from it.
+ */
+export async function fetchTileSource(ranges: readonly LeafRange[], size: number, fetchTile: FetchTile): Promise<TileHashSource> {
+  const tiles = new Map<string, Uint8Array>();
+  await Promise.all(
+    tilesForRanges(ranges, size).map(async (tile) => {
+      const path = tilePath(tile);
+      tiles.set(path, await fetchTile(path));
+    }),
+  );
+  return new TileHashSource(size, tiles);
+}
+
+/** The inclusion proof of leaf `index` in the tree of `size` leaves, computed from the tiles of that tree. */
+export async function inclusionProofFromTiles(index: number, size: number, fetchTile: FetchTile): Promise<Uint8Array[]> {
+  return inclusionProof(await fetchTileSource(inclusionRanges(index, size), size, fetchTile), index, size);
+}
+
+/** The consistency proof from the tree of `size1` leaves to the tree of `size2`, computed from the tiles of the latter. */
+export async function consistencyProofFromTiles(size1: number, size2: number, fetchTile: FetchTile): Promise<Uint8Array[]> {
+  return consistencyProof(await fetchTileSource(consistencyRanges(size1, size2), size2, fetchTile), size1, size2);
 }

@@ -1,19 +1,25 @@
 /**
- * The `log` object of a version's `agent.json` and API document: where the checkpoint is, the version's ledger line
- * (the leaf), its index, and the RFC 9162 inclusion proof of that leaf in the tree of the checkpoint of the same build.
- * And what a client checks of it. Pure.
+ * The `log` object of a version's `agent.json`, API document and record page: where the checkpoint is, the version's
+ * ledger line (the leaf), its index, and the RFC 9162 inclusion proof of that leaf in the tree right after its line was
+ * appended, so that the object never changes once written. And what a client checks of it against today's checkpoint,
+ * with the hash tiles. Pure.
  */
 import { decodeBase64Exact, toBase64 } from './base64.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import type { LedgerEntry } from './ledger.ts';
-import { inclusionProblem } from './merkle-proof.ts';
-import { leafHash } from './merkle-tree.ts';
+import { consistencyProblem, inclusionProblem, rootFromInclusion } from './merkle-proof.ts';
+import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, leafHash } from './merkle-tree.ts';
+import { fetchTileSource, type FetchTile } from './tlog-tiles.ts';
 
-/** A version's proof of inclusion in the log. */
+/**
+ * A version's proof of inclusion in the log. It depends only on the ledger up to the version's own line: the proof is
+ * for the tree of `leafIndex + 1` entries, so later publications never change it. A client proves the same leaf in the
+ * tree of today's signed checkpoint from the hash tiles (and that the given proof's tree is a prefix of that one).
+ */
 export interface VersionLog {
-  /** URL of the checkpoint (`/checkpoint`). */
+  /** URL of the checkpoint (`/checkpoint`), next to which the hash tiles (`tile/…`) are served. */
   checkpoint: string;
-  /** The size of the tree the proof is for: the checkpoint of the build that wrote it. */
+  /** The size of the tree the proof is for: `leafIndex + 1`, the tree right after the version's ledger line was appended. */
   treeSize: number;
   /** The version's leaf: its ledger line's `seq` minus one. */
   leafIndex: number;
@@ -80,29 +86,63 @@ export function proofHashes(log: VersionLog): Uint8Array[] | string {
   return out;
 }
 
-/**
- * Every problem of a version's `log` against a checkpoint and the version it should prove: the entry must name the
- * version with its record hash (and publication), sit at its own index, and the proof must lead from its leaf to the
- * checkpoint's root at the checkpoint's size. Empty when the version is in the log.
- */
-export function versionLogProblems(log: VersionLog, checkpoint: Checkpoint, expected: ExpectedVersion): string[] {
+/** The problems of a `log` object's entry against the version it should prove: its id, version, record hash, publication and line. */
+export function entryProblems(log: VersionLog, expected: ExpectedVersion): string[] | string {
   const out: string[] = [];
   const key = `${expected.id}@${expected.version}`;
   const entry = logEntry(log);
-  if (typeof entry === 'string') return [entry];
+  if (typeof entry === 'string') return entry;
   if (entry.id !== expected.id || entry.version !== expected.version) out.push(`the log entry names ${entry.id}@${entry.version}, not ${key}`);
   if (entry.recordHash !== expected.recordHash) out.push(`the log entry has record hash ${entry.recordHash}, but ${key} has ${expected.recordHash}`);
   if (expected.publicationId !== undefined && entry.publicationId !== expected.publicationId) {
     out.push(`the log entry has publication ${entry.publicationId}, but ${key} says ${expected.publicationId}`);
   }
   if (entry.seq !== log.leafIndex + 1) out.push(`the log entry is line ${entry.seq} of the ledger, but its leaf index is ${log.leafIndex}`);
-  if (log.treeSize !== checkpoint.size) {
-    out.push(`the proof is for a tree of ${log.treeSize} entries, but the checkpoint is of ${checkpoint.size}`);
+  return out;
+}
+
+/**
+ * Every problem of a version's `log` against a signed checkpoint and the version it should prove; empty when the
+ * version is in the checkpoint's tree. The entry must name the version with its record hash (and publication) and sit
+ * at its own index. A proof for the checkpoint's own tree must lead to its root. A proof for an earlier tree (as the
+ * build writes them: the tree right after the version's line) is not trusted alone: the leaf's inclusion in the
+ * checkpoint's tree is computed from the hash tiles read with `fetchTile`, and the given proof must lead to a root that
+ * a consistency proof, from the same tiles, shows to be a prefix of the checkpoint's tree. A rejection of `fetchTile`
+ * passes through (the caller knows what a network failure is); unusable tiles are a problem.
+ */
+export async function versionLogProblems(log: VersionLog, checkpoint: Checkpoint, expected: ExpectedVersion, fetchTile: FetchTile): Promise<string[]> {
+  const key = `${expected.id}@${expected.version}`;
+  const entry = entryProblems(log, expected);
+  if (typeof entry === 'string') return [entry];
+  const out = [...entry];
+  const size = checkpoint.size;
+  if (!Number.isSafeInteger(log.treeSize) || log.treeSize > size) {
+    out.push(`the proof is for a tree of ${log.treeSize} entries, but the checkpoint is of ${size}`);
     return out;
   }
   const proof = proofHashes(log);
   if (typeof proof === 'string') return [...out, proof];
-  const problem = inclusionProblem(log.leafIndex, log.treeSize, entryLeafHash(log.entry), proof, checkpoint.rootHash);
-  if (problem) out.push(`${key} is not proven to be in the log: ${problem}`);
+  const leaf = entryLeafHash(log.entry);
+  const notProven = (problem: string): string => `${key} is not proven to be in the log: ${problem}`;
+  if (log.treeSize === size) {
+    const problem = inclusionProblem(log.leafIndex, size, leaf, proof, checkpoint.rootHash);
+    return problem ? [...out, notProven(problem)] : out;
+  }
+  // The proof is for an earlier tree: its root is checked only through the checkpoint's (a consistency proof).
+  const given = rootFromInclusion(log.leafIndex, log.treeSize, leaf, proof);
+  if (typeof given === 'string') return [...out, notProven(`its inclusion proof does not fit a tree of ${log.treeSize} entries: ${given}`)];
+  const source = await fetchTileSource([...inclusionRanges(log.leafIndex, size), ...consistencyRanges(log.treeSize, size)], size, fetchTile);
+  let inCheckpoint: Uint8Array[];
+  let prefix: Uint8Array[];
+  try {
+    inCheckpoint = inclusionProof(source, log.leafIndex, size);
+    prefix = consistencyProof(source, log.treeSize, size);
+  } catch (error) {
+    return [...out, `the tiles of the tree of ${size} entries are not usable: ${(error as Error).message}`];
+  }
+  const included = inclusionProblem(log.leafIndex, size, leaf, inCheckpoint, checkpoint.rootHash);
+  if (included) return [...out, notProven(included)];
+  const consistent = consistencyProblem(log.treeSize, size, given, checkpoint.rootHash, prefix);
+  if (consistent) return [...out, notProven(`the root its inclusion proof leads to is not that of the checkpoint's first ${log.treeSize} entries (${consistent})`)];
   return out;
 }

@@ -5,12 +5,11 @@
 import type { ApiVersion } from '../core/api-types.ts';
 import { toBase64 } from '../core/base64.ts';
 import { CHECKPOINT_PATH, openCheckpoint, type Checkpoint, type OpenedCheckpoint } from '../core/checkpoint.ts';
-import { consistencyProblem, inclusionProblem } from '../core/merkle-proof.ts';
-import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, type LeafRange } from '../core/merkle-tree.ts';
+import { consistencyProblem } from '../core/merkle-proof.ts';
 import { parsePublisherKeys, publicationSignatureProblem, publisherKeysPath } from '../core/publication-signature.ts';
 import { parseVerifierKey, type VerifierKey } from '../core/signed-note.ts';
-import { TileHashSource, tilePath, tilesForRanges } from '../core/tlog-tiles.ts';
-import { entryLeafHash, logEntry, versionLogProblems, type VersionLog } from '../core/version-log.ts';
+import { consistencyProofFromTiles, type FetchTile } from '../core/tlog-tiles.ts';
+import { logEntry, versionLogProblems, type VersionLog } from '../core/version-log.ts';
 import { LogError, NetworkError } from './errors.ts';
 import { get, type FetchLike } from './request.ts';
 
@@ -99,26 +98,18 @@ export async function fetchCheckpoint(ctx: LogContext, url = `${ctx.origin}/${CH
   return readCheckpoint(await text(ctx, url), url, ctx.logKeys);
 }
 
-/** The hash tiles (of a tree of `size` leaves) that these ranges need, fetched from the origin. */
-async function fetchTiles(ctx: LogContext, ranges: readonly LeafRange[], size: number): Promise<TileHashSource> {
-  const tiles = new Map<string, Uint8Array>();
-  await Promise.all(
-    tilesForRanges(ranges, size).map(async (tile) => {
-      const path = tilePath(tile);
-      tiles.set(path, await bytes(ctx, `${ctx.origin}/${path}`));
-    }),
-  );
-  return new TileHashSource(size, tiles);
+/** Reads a tile from the origin. */
+function tileFetcher(ctx: LogContext): FetchTile {
+  return (path) => bytes(ctx, `${ctx.origin}/${path}`);
 }
 
 /** Null when the tree `older` is a prefix of `newer`, proven with a consistency proof computed from `newer`'s tiles. */
 export async function consistencyFromTiles(ctx: LogContext, older: Checkpoint, newer: Checkpoint): Promise<string | null> {
   if (older.size === 0) return null;
   if (older.size >= newer.size) return consistencyProblem(older.size, newer.size, older.rootHash, newer.rootHash, []);
-  const ranges = consistencyRanges(older.size, newer.size);
   let proof: Uint8Array[];
   try {
-    proof = consistencyProof(await fetchTiles(ctx, ranges, newer.size), older.size, newer.size);
+    proof = await consistencyProofFromTiles(older.size, newer.size, tileFetcher(ctx));
   } catch (error) {
     if (error instanceof NetworkError) throw error;
     return `the tiles of the tree of ${newer.size} entries are not usable: ${(error as Error).message}`;
@@ -140,9 +131,10 @@ async function publisherKeys(ctx: LogContext, name: string): Promise<readonly Ve
 }
 
 /**
- * Proves that `doc` is in the log: its `log` entry names the version with its record hash and publication, the
- * inclusion proof leads to the root of the checkpoint (read now, its signature checked against the pinned keys; a
- * proof made for an older tree is recomputed from the tiles), and a publisher signature in the entry verifies.
+ * Proves that `doc` is in the log: its `log` entry names the version with its record hash and publication, its leaf
+ * is in the tree of the checkpoint (read now, its signature checked against the pinned keys): by the proof itself when
+ * it is for that tree, else computed from the tiles, with the given proof checked against the root of its own (earlier)
+ * tree, which the tiles prove to be a prefix of the checkpoint's; and a publisher signature in the entry verifies.
  * Throws {@link LogError} naming what failed.
  */
 export async function verifyDocumentInLog(
@@ -156,14 +148,7 @@ export async function verifyDocumentInLog(
   const url = await ctx.resolveUrl(log.checkpoint);
   const current = checkpoint ?? (await fetchCheckpoint(ctx, url));
   const expected = { id: doc.id, version: doc.version, recordHash: doc.publication.recordHash, publicationId: doc.publication.publicationId };
-  let problems = versionLogProblems(log, current.checkpoint, expected);
-  if (problems.length === 1 && log.treeSize < current.checkpoint.size && problems[0]!.startsWith('the proof is for a tree of')) {
-    // The document was written by an earlier build: prove the same leaf in today's tree from its tiles.
-    const size = current.checkpoint.size;
-    const proof = inclusionProof(await fetchTiles(ctx, inclusionRanges(log.leafIndex, size), size), log.leafIndex, size);
-    const problem = inclusionProblem(log.leafIndex, size, entryLeafHash(log.entry), proof, current.checkpoint.rootHash);
-    problems = problem ? [`${key} is not proven to be in the log: ${problem}`] : [];
-  }
+  const problems = await versionLogProblems(log, current.checkpoint, expected, tileFetcher(ctx));
   if (problems.length) throw new LogError(url, problems.join('; '));
   const entry = logEntry(log);
   if (typeof entry === 'string') throw new LogError(url, entry);

@@ -1,6 +1,7 @@
 /**
  * The build's view of the transparency log: the Merkle tree over `registry/ledger.jsonl` (one leaf per line, in order),
- * the checkpoint it commits to, and each version's inclusion proof for the `log` object of its documents.
+ * the checkpoint it commits to, and each version's inclusion proof for the `log` object of its documents (in the tree
+ * right after its own line, so that a later publication never changes it).
  */
 import { checkpointOrigin, CHECKPOINT_PATH, type Checkpoint } from '../core/checkpoint.ts';
 import { ledgerLines } from '../core/ledger.ts';
@@ -52,10 +53,13 @@ export async function readSiteLog(registryRoot: string, registryUrl: string, log
   return text === null ? null : siteLogOf(text, registryUrl, logKey);
 }
 
-/** The `log` object of `id@version`, or null when the site has no log; throws when the version has no leaf. */
+/**
+ * The `log` object of `id@version`, or null when the site has no log; throws when the version has no leaf. Its proof is
+ * for the tree of the ledger up to and including the version's line, so it depends on nothing published after it.
+ */
 export function versionLogOf(log: SiteLog | null, id: string, version: string): VersionLog | null {
   if (!log) return null;
   const index = log.leafOf.get(`${id}@${version}`);
   if (index === undefined) throw new Error(`${id}@${version} has no line in the ledger`);
-  return versionLog(log.checkpointUrl, log.tree.size, index, log.lines[index]!, log.tree.inclusionProof(index));
+  return versionLog(log.checkpointUrl, index + 1, index, log.lines[index]!, log.tree.inclusionProof(index, index + 1));
 }

@@ -1,12 +1,14 @@
 /**
  * The record page's log check, in the browser: the checkpoint's signature against the log key the page pins, the
- * version's inclusion proof against the checkpoint's root, and the publisher's signature of the version. Loaded lazily
+ * version's inclusion in the checkpoint's tree (its proof is for the tree right after its line, so the hash tiles the
+ * site serves next to the checkpoint prove it in today's), and the publisher's signature of the version. Loaded lazily
  * (it carries Ed25519 and SHA-2), after the page is shown.
  */
 import { openCheckpoint } from '../core/checkpoint.ts';
 import { toOrigin } from '../core/paths.ts';
 import { parsePublisherKeys, publicationSignatureProblem } from '../core/publication-signature.ts';
 import { parseVerifierKey } from '../core/signed-note.ts';
+import type { FetchTile } from '../core/tlog-tiles.ts';
 import { logEntry, versionLogProblems } from '../core/version-log.ts';
 import type { LogViewConfig } from './log-config.ts';
 
@@ -30,8 +32,9 @@ export async function checkLog(config: LogViewConfig, origin: string, fetchFn: t
 async function checkInclusion(config: LogViewConfig, origin: string, fetchFn: typeof fetch): Promise<RowView> {
   const failed = (text: string): RowView => ({ state: 'failed', text: `Failed: ${text}` });
   let note: string;
+  let url: string;
   try {
-    const url = toOrigin(config.log.checkpoint, config.registryUrl, origin);
+    url = toOrigin(config.log.checkpoint, config.registryUrl, origin);
     const response = await fetchFn(url, { cache: 'no-store' });
     if (!response.ok) return failed(`the checkpoint could not be read (HTTP ${response.status})`);
     note = await response.text();
@@ -44,7 +47,12 @@ async function checkInclusion(config: LogViewConfig, origin: string, fetchFn: ty
   } catch (error) {
     return failed((error as Error).message);
   }
-  const problems = versionLogProblems(config.log, opened.checkpoint, config.expected);
+  let problems: string[];
+  try {
+    problems = await versionLogProblems(config.log, opened.checkpoint, config.expected, tileFetcher(url, fetchFn));
+  } catch (error) {
+    return failed((error as Error).message);
+  }
   if (problems.length) return failed(problems[0]!);
   const where = `entry ${config.log.leafIndex + 1} of ${opened.checkpoint.size}`;
   const sig = opened.signature;
@@ -56,6 +64,21 @@ async function checkInclusion(config: LogViewConfig, origin: string, fetchFn: ty
     return failed(`the checkpoint is not signed by the registry's log key (signed by ${sig.by.map((s) => `${s.name}+${s.keyId}`).join(', ')})`);
   }
   return { state: 'unsigned', text: `Included as ${where}, but the checkpoint is ${config.logKey ? 'unsigned' : 'not checked against a log key (the registry commits none)'}` };
+}
+
+/** Reads the log's tiles from where the checkpoint was read: `tile/…` next to `checkpoint`, as tlog-tiles serves them. */
+function tileFetcher(checkpointUrl: string, fetchFn: typeof fetch): FetchTile {
+  return async (path) => {
+    const url = new URL(path, checkpointUrl).href;
+    let response: Response;
+    try {
+      response = await fetchFn(url);
+    } catch (error) {
+      throw new Error(`the log tile ${path} could not be read (${(error as Error).message})`);
+    }
+    if (!response.ok) throw new Error(`the log tile ${path} could not be read (HTTP ${response.status})`);
+    return new Uint8Array(await response.arrayBuffer());
+  };
 }
 
 function checkSignature(config: LogViewConfig): RowView {

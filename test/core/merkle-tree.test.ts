@@ -114,6 +114,14 @@ describe('proofs of every leaf and every prefix of trees up to 40 leaves', () =>
     }
   });
 
+  it('at a prefix size, gives the proofs and root of a tree built from only that prefix', () => {
+    for (let size = 1; size <= 40; size++) {
+      const prefix = MerkleTree.fromEntries(entries.slice(0, size));
+      expect(hex(tree.root(size))).toBe(hex(prefix.root()));
+      for (let i = 0; i < size; i++) expect(tree.inclusionProof(i, size).map(hex), `${i} of ${size}`).toEqual(prefix.inclusionProof(i).map(hex));
+    }
+  });
+
   it('every consistency proof verifies, and fails with any hash flipped', () => {
     for (let size2 = 1; size2 <= 40; size2++) {
       for (let size1 = 1; size1 <= size2; size1++) {

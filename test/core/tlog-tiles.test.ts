@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, MerkleTree } from '../../src/core/merkle-tree.ts';
 import {
+  consistencyProofFromTiles,
   entryBundle,
   entryTiles,
   hashTiles,
+  inclusionProofFromTiles,
   parseEntryBundle,
   parseTilePath,
   tileData,
@@ -93,5 +95,34 @@ describe('proofs from tiles', () => {
   it('name a tile that was not fetched', () => {
     const source = new TileHashSource(70_000, new Map());
     expect(() => source.perfect(0, 5)).toThrow('tile tile/0/000 was not fetched');
+  });
+
+  /** Reads the tiles of the tree of `size` leaves, recording each path asked for. */
+  function reader(size: number): { read: string[]; fetchTile: (path: string) => Promise<Uint8Array> } {
+    const tiles = new Map(hashTiles(size).map((t) => [tilePath(t), tileData(full, t)]));
+    const read: string[] = [];
+    const fetchTile = async (path: string): Promise<Uint8Array> => {
+      read.push(path);
+      const tile = tiles.get(path);
+      if (!tile) throw new Error(`no tile ${path}`);
+      return tile;
+    };
+    return { read, fetchTile };
+  }
+
+  it('are computed by reading the tiles through a function, each tile once', async () => {
+    for (const [index, size] of [[0, 1], [4, 5], [300, 70_000], [69_999, 70_000]] as const) {
+      const { read, fetchTile } = reader(size);
+      expect(await inclusionProofFromTiles(index, size, fetchTile), `${index} of ${size}`).toEqual(full.inclusionProof(index, size));
+      expect(new Set(read).size).toBe(read.length);
+    }
+    const { read, fetchTile } = reader(70_000);
+    expect(await consistencyProofFromTiles(12_345, 70_000, fetchTile)).toEqual(full.consistencyProof(12_345, 70_000));
+    expect(read.sort()).toEqual(tilesForRanges(consistencyRanges(12_345, 70_000), 70_000).map(tilePath).sort());
+  });
+
+  it('pass on a tile that cannot be read, and refuse one of the wrong length', async () => {
+    await expect(inclusionProofFromTiles(3, 300, reader(256).fetchTile)).rejects.toThrow('no tile tile/0/001.p/44');
+    await expect(inclusionProofFromTiles(3, 5, async () => new Uint8Array(32))).rejects.toThrow('tile tile/0/000.p/5 has 32 bytes, not 160');
   });
 });
