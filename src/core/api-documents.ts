@@ -171,7 +171,8 @@ export function apiIndex(registryUrl: string, objects: readonly ObjectRecord[], 
 /** How to check a version against the transparency log, said once in the index. */
 export const LOG_VERIFICATION_TEXT =
   'Fetch checkpoint: a C2SP tlog-checkpoint (origin, tree size, base64 root hash) signed as a C2SP signed note by key (pin your own copy). ' +
-  "A version's log object holds its ledger line (entry), leafIndex and an RFC 9162 inclusionProof: SHA-256(0x00 || entry) must lead through the proof to the checkpoint's root at treeSize. " +
+  "A version's log object holds its ledger line (entry), leafIndex and an RFC 9162 inclusionProof in the tree of treeSize = leafIndex + 1 entries (the tree right after its line, so the object never changes): " +
+  "SHA-256(0x00 || entry) leads through it to the root of that tree, which a consistency proof shows to be a prefix of the checkpoint's; or prove the leaf in the checkpoint's tree directly. " +
   'A signed entry carries publisher, keyId and signature: an Ed25519 signature of "aso/publication/v1\n<id>@<version>\n<recordHash>\n" by a key of publisherKeys. ' +
   'The hash tiles under tile/ (C2SP tlog-tiles) give any inclusion or consistency proof, e.g. that an older checkpoint is a prefix of this one.';
 

@@ -1,21 +1,26 @@
 /**
  * A built site whose checkpoint is signed: every proof verifies in Node (with Node's own Ed25519 too), through the SDK
  * and with `npm run log -- verify-site`; and each way of tampering fails: a changed entry, a dropped entry, a checkpoint
- * signed by another key, a proof from another tree size, a publisher signature by another key, a rolled-back checkpoint.
+ * signed by another key, a proof from another tree size or another history, a publisher signature by another key, a
+ * rolled-back checkpoint. Each version's proof is for the tree right after its own line, so a rebuild after a new
+ * publication leaves every earlier version's log object as it was, and clients prove it in the newer tree from the tiles.
  */
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runLedger } from '../../scripts/ledger.ts';
 import { runLog } from '../../scripts/log.ts';
 import { checkpointNote, openCheckpoint } from '../../src/core/checkpoint.ts';
 import { MerkleTree } from '../../src/core/merkle-tree.ts';
 import { generateKey, parseNote } from '../../src/core/signed-note.ts';
-import { hashTiles, tileData, tilePath } from '../../src/core/tlog-tiles.ts';
+import { hashTiles, tileData, tilePath, type FetchTile } from '../../src/core/tlog-tiles.ts';
 import { versionLogProblems, type VersionLog } from '../../src/core/version-log.ts';
 import { createClient, LogError } from '../../src/sdk/index.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
+import { buildSite } from '../support/build-site.ts';
+import { pngBytes, writeVersion } from '../support/fixture-registry.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { rejection } from '../sdk/support/rejection.ts';
 import { signedSite, type SignedSite } from './signed-site.ts';
@@ -39,6 +44,8 @@ const encoder = new TextEncoder();
 const versions = (): Array<{ id: string; version: string }> => site.lines.map((l) => JSON.parse(l) as { id: string; version: string });
 const apiPath = (id: string, version: string): string => `/api/v1/objects/${id}/versions/${version}.json`;
 const readJson = async <T>(path: string): Promise<T> => JSON.parse(await readFile(join(site.dist, ...path.split('/')), 'utf8')) as T;
+/** Reads a tile from the built site's folder. */
+const distTile: FetchTile = async (path) => new Uint8Array(await readFile(join(site.dist, ...path.split('/'))));
 const client = (extra: Parameters<typeof createClient>[0] extends infer O ? Partial<O> : never = {}) => createClient({ origin: server.origin, logKey: site.logPub.text, ...extra });
 
 /** A tree over some of the ledger's lines, its checkpoint signed with the log's own key (as a misbehaving log would). */
@@ -70,14 +77,16 @@ describe('the built site', () => {
     expect(await readFile(join(site.dist, 'publishers', 'alice.pub'), 'utf8')).toContain(site.alice.text);
   });
 
-  it('gives every version a log object in agent.json and the API document that proves it against the checkpoint', async () => {
+  it('gives every version a log object in agent.json and the API document, for the tree right after its line, that the tiles prove in the checkpoint\'s', async () => {
     const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
     for (const [i, { id, version }] of versions().entries()) {
       const doc = await readJson<{ log: VersionLog; publication: { recordHash: string; publicationId: string } }>(apiPath(id, version));
       const agent = await readJson<{ log: VersionLog }>(`objects/${id}/versions/${version}/agent.json`);
       expect(agent.log).toEqual(doc.log);
-      expect(doc.log).toMatchObject({ checkpoint: 'https://registry.example.org/checkpoint', treeSize: 5, leafIndex: i, entry: site.lines[i] });
-      expect(versionLogProblems(doc.log, checkpoint, { id, version, ...doc.publication })).toEqual([]);
+      expect(doc.log).toMatchObject({ checkpoint: 'https://registry.example.org/checkpoint', treeSize: i + 1, leafIndex: i, entry: site.lines[i] });
+      const own = MerkleTree.fromEntries(site.lines.slice(0, i + 1).map((l) => encoder.encode(l)));
+      expect(doc.log.inclusionProof).toEqual(own.inclusionProof(i).map((h) => Buffer.from(h).toString('base64')));
+      expect(await versionLogProblems(doc.log, checkpoint, { id, version, ...doc.publication }, distTile)).toEqual([]);
       // A few hundred bytes: three hashes of 32 bytes for five entries.
       expect(doc.log.inclusionProof.length).toBeLessThanOrEqual(3);
     }
@@ -112,6 +121,18 @@ describe('the SDK', () => {
     expect(proven.publisher?.name).toBe('alice');
     expect(proven.consistency).toEqual({ from: 5, to: 5 });
     expect(sdk.checkpoint()).toBe(await readFile(join(site.dist, 'checkpoint'), 'utf8'));
+  });
+
+  it('proves a version published before the last in today\'s tree from the tiles, and the last with its own proof', async () => {
+    const read: string[] = [];
+    server.setOverride((path) => void (path.startsWith('/tile/') && read.push(path)));
+    const { id, version } = versions()[1]!;
+    expect((await client().getObject(id, version)).logVerified).toMatchObject({ leafIndex: 1, checkpoint: { size: 5, signature: 'verified' } });
+    expect(read).toEqual(['/tile/0/000.p/5']);
+    read.length = 0;
+    const last = versions()[4]!;
+    expect((await client().getObject(last.id, last.version)).logVerified).toMatchObject({ leafIndex: 4, checkpoint: { size: 5 } });
+    expect(read).toEqual([]);
   });
 
   it('proves that an older checkpoint is a prefix of today\'s, from the tiles', async () => {
@@ -172,6 +193,24 @@ describe('the SDK', () => {
     expect((error as Error).message).toMatch(/is not proven to be in the log/);
   });
 
+  it('refuses a proof from another history, though the entry itself is in the log', async () => {
+    const { id, version } = versions()[2]!;
+    const doc = await readJson<{ log: VersionLog }>(apiPath(id, version));
+    const fork = MerkleTree.fromEntries([site.lines[0]!.replace('2026-01-0', '2026-02-0'), ...site.lines.slice(1, 3)].map((l) => encoder.encode(l)));
+    const proof = fork.inclusionProof(2).map((h) => Buffer.from(h).toString('base64'));
+    expect(proof).not.toEqual(doc.log.inclusionProof);
+    server.setOverride((path) => (path === apiPath(id, version) ? { body: JSON.stringify({ ...doc, log: { ...doc.log, inclusionProof: proof } }) } : undefined));
+    const error = await rejection(client().getObject(id, version));
+    expect(error).toBeInstanceOf(LogError);
+    expect((error as Error).message).toMatch(new RegExp(`^log check failed: ${id}@${version} is not proven to be in the log: the root its inclusion proof leads to is not that of the checkpoint's first 3 entries`));
+  });
+
+  it('fails, saying so, when a tile cannot be read', async () => {
+    server.setOverride((path) => (path === '/tile/0/000.p/5' ? { status: 404, body: 'not found' } : undefined));
+    const error = await rejection(client().getObject('alpha-one', '1.0.0'));
+    expect((error as Error).message).toMatch(/tile\/0\/000\.p\/5/);
+  });
+
   it('refuses a publisher signature that another key made', async () => {
     const mallory = generateKey('alice');
     server.setOverride((path) => (path === '/publishers/alice.pub' ? { body: `${mallory.text}\n` } : undefined));
@@ -212,7 +251,8 @@ describe('npm run log -- verify-site', () => {
   });
 
   it('reports every tampered part and exits 1', async () => {
-    const { id, version } = versions()[0]!;
+    // The last version's proof is for the checkpoint's own tree, so its bytes are checked whatever the tiles say.
+    const { id, version } = versions()[4]!;
     const image = `/objects/${id}/versions/${version}/representations/picture.png`;
     server.setOverride((path) => {
       if (path === image) return { body: new Uint8Array([1, 2, 3]) };
@@ -223,6 +263,8 @@ describe('npm run log -- verify-site', () => {
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`${server.origin}/tile/0/000.p/5: is not the tile of the checkpoint's tree`);
     expect(out.stderr).toMatch(new RegExp(`${id}@${version}: picture: expected \\d+ bytes sha256-\\S+, got 3 bytes sha256-`));
+    // The versions before it are proven in the checkpoint's tree from that tile, so the bad tile fails them too.
+    for (const v of versions().slice(0, 4)) expect(out.stderr).toContain(`${v.id}@${v.version}: log check failed: ${v.id}@${v.version} is not proven to be in the log`);
   });
 
   it('refuses a checkpoint signed by another key, and needs a key unless told otherwise', async () => {
@@ -295,6 +337,15 @@ describe('the record page in Chromium', () => {
     expect(at(/\/representations\/picture\.png$/)).toBeGreaterThan(-1);
     expect(at(/\/_astro\/log-check\.[\w-]+\.js$/)).toBeGreaterThan(at(/\/representations\/picture\.png$/));
     expect(at(/^\/checkpoint$/)).toBeGreaterThan(at(/\/_astro\/log-check\.[\w-]+\.js$/));
+    // Its proof is for the tree of its own 4 entries: the tile of today's tree proves it in the checkpoint's 5.
+    expect(at(/^\/tile\/0\/000\.p\/5$/)).toBeGreaterThan(at(/^\/checkpoint$/));
+  });
+
+  it('verifies the last version with its own proof, reading no tile', async () => {
+    const { id, version } = versions()[4]!;
+    const got = await rows(id, version);
+    expect(got).toMatchObject({ log: 'verified', logText: `Verified: entry 5 of 5 in the checkpoint signed by ${site.logPub.name}+${site.logPub.keyId}` });
+    expect(got.requests.filter((p) => p.startsWith('/tile/'))).toEqual([]);
   });
 
   it('says an unsigned version is not signed, and still verifies its place in the log', async () => {
@@ -309,10 +360,29 @@ describe('the record page in Chromium', () => {
     const byOther = await rows('alpha-one', '1.0.0');
     expect(byOther.log).toBe('failed');
     expect(byOther.logText).toBe(`Failed: the checkpoint is not signed by the registry's log key (signed by ${other.name}+${other.keyId})`);
-    serveLog(forgedLog([...site.lines.slice(0, 4), site.lines[4]!.replace('2026-01-02', '2026-01-07')]));
+    // A rewritten first line: alpha-one's entry is not in that tree, whose tiles the browser reads.
+    serveLog(forgedLog([site.lines[0]!.replace('2026-01-0', '2026-02-0'), ...site.lines.slice(1)]));
     const rewritten = await rows('alpha-one', '1.0.0');
     expect(rewritten.log).toBe('failed');
-    expect(rewritten.logText).toMatch(/^Failed: alpha-one@1\.0\.0 is not proven to be in the log: the proof of leaf 0 leads to another root/);
+    expect(rewritten.logText).toMatch(/^Failed: alpha-one@1\.0\.0 is not proven to be in the log: the proof of leaf 0 leads to another root than the tree of 5 leaves has$/);
+    // delta-four's entry is in it, but its own proof is of a tree of 4 entries that this log does not begin with.
+    const forked = await rows(site.signed.id, site.signed.version);
+    expect(forked.log).toBe('failed');
+    expect(forked.logText).toMatch(/^Failed: delta-four@1\.0\.0 is not proven to be in the log: the root its inclusion proof leads to is not that of the checkpoint's first 4 entries/);
+  });
+
+  it('fails the log row for a changed entry on the page, and for a tile it cannot read', async () => {
+    const pagePath = `/objects/${site.signed.id}/versions/${site.signed.version}/`;
+    const html = await readFile(join(site.dist, ...pagePath.split('/').filter(Boolean), 'index.html'), 'utf8');
+    const changed = html.replace(/(<script type="application\/json" class="log-config">.*?)2026-01-03T00:00:00Z(.*?<\/script>)/s, '$12026-01-09T00:00:00Z$2');
+    expect(changed).not.toBe(html);
+    server.setOverride((path) => (path === pagePath || path === `${pagePath}index.html` ? { body: changed, type: 'text/html; charset=utf-8' } : undefined));
+    const got = await rows(site.signed.id, site.signed.version);
+    expect(got.log).toBe('failed');
+    expect(got.logText).toBe('Failed: delta-four@1.0.0 is not proven to be in the log: the proof of leaf 3 leads to another root than the tree of 5 leaves has');
+    server.setOverride((path) => (path === '/tile/0/000.p/5' ? { status: 404, body: 'not found' } : undefined));
+    const missing = await rows('alpha-one', '1.0.0');
+    expect(missing).toMatchObject({ log: 'failed', logText: 'Failed: the log tile tile/0/000.p/5 could not be read (HTTP 404)' });
   });
 
   it('never shows Signed by when the publisher key on the page is not the one that signed', async () => {
@@ -324,5 +394,66 @@ describe('the record page in Chromium', () => {
     expect(got.signature).toBe('failed');
     expect(got.signatureText).toBe(`Failed: no key alice+${site.alice.keyId} is registered for publisher "alice" (registered: ${mallory.keyId})`);
     expect(got.seen.some((s) => s.includes('Signed by'))).toBe(false);
+  });
+});
+
+describe('a rebuild after a new publication', () => {
+  let next: string;
+  let nextServer: StaticServer;
+  const logConfig = (html: string): string => /<script type="application\/json" class="log-config">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+  const files = (id: string, version: string): string[] => [
+    `objects/${id}/versions/${version}/agent.json`,
+    `api/v1/objects/${id}/versions/${version}.json`,
+    `objects/${id}/versions/${version}/index.html`,
+  ];
+
+  beforeAll(async () => {
+    await writeVersion(site.root, { id: 'zeta-six', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes(16, 12, { r: 5, g: 5, b: 5 }) }] });
+    const appended = await runLedger(['append', 'zeta-six@1.0.0', '--registry', site.root], {}, site.parent);
+    if (appended.code !== 0) throw new Error(appended.stderr);
+    next = join(site.parent, 'dist-next');
+    const built = await buildSite({ outDir: next, registryDir: site.root, env: { ASO_LOG_KEY_FILE: site.logKeyFile } });
+    if (built.code !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
+    nextServer = await serveStatic(next);
+  });
+  afterAll(async () => {
+    await nextServer?.close();
+  });
+
+  it('leaves the log object of every earlier version byte-identical in agent.json, the API document and the record page', async () => {
+    const { checkpoint } = openCheckpoint(await readFile(join(next, 'checkpoint'), 'utf8'), [site.logPub]);
+    expect(checkpoint.size).toBe(6);
+    for (const { id, version } of versions()) {
+      const [agent, api, page] = files(id, version);
+      const log = async (dir: string): Promise<string[]> => [
+        JSON.stringify((JSON.parse(await readFile(join(dir, agent!), 'utf8')) as { log: unknown }).log),
+        JSON.stringify((JSON.parse(await readFile(join(dir, api!), 'utf8')) as { log: unknown }).log),
+        JSON.stringify((JSON.parse(logConfig(await readFile(join(dir, page!), 'utf8'))) as { log: unknown }).log),
+      ];
+      const [before, after] = [await log(site.dist), await log(next)];
+      expect(after, `${id}@${version}`).toEqual(before);
+      expect(new Set(after).size).toBe(1);
+    }
+  });
+
+  it('proves every earlier version in the larger tree, in the SDK, with verify-site and in the browser', async () => {
+    const sdk = createClient({ origin: nextServer.origin, logKey: site.logPub.text });
+    for (const [i, { id, version }] of versions().entries()) {
+      expect((await sdk.getObject(id, version)).logVerified).toMatchObject({ leafIndex: i, checkpoint: { size: 6, signature: 'verified' } });
+    }
+    const out = await runLog(['verify-site', nextServer.origin, '--key', site.logPubFile], {}, site.parent);
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toMatch(/6 entries, .*; 6 versions proven in the log .*\nsite OK\n$/);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${nextServer.origin}/objects/${site.signed.id}/versions/${site.signed.version}/`);
+      await page.waitForFunction(() => ['verified', 'unsigned', 'failed'].includes(document.querySelector('[data-log-state]')?.getAttribute('data-log-state') ?? ''), null, { timeout: 30_000 });
+      expect(await page.evaluate(() => document.querySelector('[data-log-state]')!.textContent!.trim())).toBe(
+        `Verified: entry 4 of 6 in the checkpoint signed by ${site.logPub.name}+${site.logPub.keyId}`,
+      );
+    } finally {
+      await browser.close();
+    }
   });
 });

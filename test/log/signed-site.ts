@@ -16,6 +16,8 @@ export interface SignedSite {
   logKey: SignerKey;
   logPub: VerifierKey;
   logPubFile: string;
+  /** The log's private key file, for a rebuild. */
+  logKeyFile: string;
   alice: SignerKey;
   /** The ledger's lines, in order. */
   lines: string[];
@@ -59,6 +61,7 @@ export async function signedSite(): Promise<SignedSite> {
     logKey: parseSignerKey(await readFile(logKeyFile, 'utf8')),
     logPub: parseVerifierKey(await readFile(logPubFile, 'utf8')),
     logPubFile,
+    logKeyFile,
     alice: parseSignerKey(await readFile(aliceKeyFile, 'utf8')),
     lines: (await readFile(join(root, 'ledger.jsonl'), 'utf8')).trimEnd().split('\n'),
     signed,
