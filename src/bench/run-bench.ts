@@ -8,6 +8,7 @@ import { DEFAULT_REGISTRY_URL } from '../registry/registry-url.ts';
 import { measureFileCreation, type FileCreationRate } from './file-creation.ts';
 import { measureHashThroughput, type HashThroughput } from './hash-throughput.ts';
 import { measureProcess, type ProcessRun } from './measure-process.ts';
+import { measureThumbnails } from './thumbnail-floor.ts';
 import { folderSize, recordPageWeight, type PageWeight } from './page-weight.ts';
 import { formatLogProofs, measureLogProofs, type LogProofSize } from './log-proof-size.ts';
 import { addSyntheticVersion, makeAssets, syntheticVersion, writeSyntheticRegistry } from './synthetic-registry.ts';
@@ -52,6 +53,10 @@ export interface SizeResult {
   phases: { full: BuildPhases; rebuild: BuildPhases; addOne: BuildPhases };
   /** `cp -a` of the cold build's `dist/`, run right after it: the disk's floor under writing the site. */
   copyMs: number;
+  /** One thumbnail per distinct image, made on their own with every core: the CPU a cold build cannot skip besides the check. */
+  thumbnailsMs: number;
+  /** The floor under a cold build: `cp -a` + `npm run check` + the thumbnails, each timed in this run. */
+  floorMs: number;
   /** The highest peak RSS of the build's process tree over the three builds, in bytes. */
   peakRssBytes: number | null;
   dist: { bytes: number; files: number };
@@ -133,7 +138,9 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
   const full = await runBuild(registry, cache, outDir);
   log(`${versions} versions: full build ${seconds(full.ms)}, peak RSS ${megabytes(full.peakRssBytes)}; ${formatPhases(full.phases)}`);
   const copyMs = await copySite(outDir);
-  log(`${versions} versions: cp -a of dist/ ${seconds(copyMs)}`);
+  const thumbs = await measureThumbnails(registry, DEFAULT_REGISTRY_URL, join(dir, 'thumbnail-floor'));
+  const floorMs = copyMs + checked.ms + thumbs.ms;
+  log(`${versions} versions: cp -a of dist/ ${seconds(copyMs)}, ${thumbs.images} thumbnails alone ${seconds(thumbs.ms)}: floor ${seconds(floorMs)} (with the check)`);
   const dist = await folderSize(outDir);
   // The build's integration records what indexing the record pages for search took.
   const search = JSON.parse(await readFile(join(cache, 'search-index.json'), 'utf8')) as SearchIndexStats;
@@ -160,6 +167,8 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
     addOneMs: added.ms,
     phases: { full: full.phases, rebuild: again.phases, addOne: added.phases },
     copyMs,
+    thumbnailsMs: thumbs.ms,
+    floorMs,
     peakRssBytes: peaks.length ? Math.max(...peaks) : null,
     dist,
     recordPage,
@@ -202,8 +211,10 @@ export function judgeTargets(sizes: SizeResult[], hashing: HashThroughput): Targ
   if (big) {
     const at = `${big.versions.toLocaleString('en-US')} versions`;
     const floor = big.copyMs * 3;
-    out.push({ target: `full build, cold <= 30 s (${at})`, actual: seconds(big.fullBuildMs), ok: big.fullBuildMs <= 30_000 });
-    out.push({ target: `full build, cold <= 3x cp -a of its dist/ (${seconds(big.copyMs)} x 3 = ${seconds(floor)})`, actual: seconds(big.fullBuildMs), ok: big.fullBuildMs <= floor });
+    // The floor: cp -a of dist/, the check, the thumbnails, each timed in this run. A goal below it cannot be met.
+    const below = (goal: number): string => (big.floorMs > goal ? `; below the floor of ${seconds(big.floorMs)} (cp -a ${seconds(big.copyMs)} + check ${seconds(big.checkMs)} + thumbnails ${seconds(big.thumbnailsMs)})` : '');
+    out.push({ target: `full build, cold <= 30 s (${at})`, actual: `${seconds(big.fullBuildMs)}${below(30_000)}`, ok: big.fullBuildMs <= 30_000 });
+    out.push({ target: `full build, cold <= 3x cp -a of its dist/ (${seconds(big.copyMs)} x 3 = ${seconds(floor)})`, actual: `${seconds(big.fullBuildMs)}${below(floor)}`, ok: big.fullBuildMs <= floor });
     const checkLimit = big.checkMs * 1.5;
     out.push({ target: `rebuild, nothing changed <= 1.5x npm run check (${seconds(big.checkMs)} x 1.5 = ${seconds(checkLimit)})`, actual: seconds(big.rebuildMs), ok: big.rebuildMs <= checkLimit });
     out.push({ target: `rebuild after adding one version <= 1.5x npm run check (${seconds(checkLimit)})`, actual: seconds(big.addOneMs), ok: big.addOneMs <= checkLimit });
@@ -280,11 +291,12 @@ export function rate(bytesPerSecond: number): string {
 
 /** The results as a markdown table, then the hashing figure and the targets. */
 export function formatResults(r: BenchResults): string {
-  const head = ['versions', 'check', 'cp -a dist/', 'full build', 'rebuild (same)', 'rebuild (+1)', 'peak RSS', 'dist/', 'record page', 'JS before viewer', 'search index', 'catalog page'];
+  const head = ['versions', 'check', 'cp -a dist/', 'thumbnails alone', 'full build', 'rebuild (same)', 'rebuild (+1)', 'peak RSS', 'dist/', 'record page', 'JS before viewer', 'search index', 'catalog page'];
   const rows = r.sizes.map((s) => [
     s.versions.toLocaleString('en-US'),
     seconds(s.checkMs),
     seconds(s.copyMs),
+    seconds(s.thumbnailsMs),
     seconds(s.fullBuildMs),
     seconds(s.rebuildMs),
     seconds(s.addOneMs),

@@ -1,8 +1,10 @@
 /**
  * What a record or object page is rendered from, as a digest: a page whose digest is the one the last build recorded
  * (and whose file is still there) is not rendered again. The digest covers the renderer (the site's code) and every
- * value the page reads: the object with all its versions, the tags' page slugs, the worlds, the log and its keys.
- * Listing pages (catalog, tags, 404) are few and always rendered.
+ * value the page reads: the object with all its versions, the page slugs of its tags, the worlds that reference it,
+ * the log and its keys. Nothing else: a version added to another object changes none of them. The same digest stands
+ * for the version's `agent.json` and API document, which read the same values. Listing pages (catalog, tags, 404) are
+ * few and always rendered.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -15,10 +17,12 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 /** The digest of every record and object page of `data`, by site path, for the renderer `rendererDigest`. */
 export function pageDigests(data: SiteData, rendererDigest: string): Map<string, string> {
   const out = new Map<string, string>();
-  const slugs = JSON.stringify(data.tags.map((t) => [t.tag, t.slug]));
-  const common = sha256(`${rendererDigest}\n${data.registryUrl}\n${slugs}\n${JSON.stringify(data.worlds)}\n${data.keys.logKey?.text ?? ''}`);
+  const slugOf = new Map(data.tags.map((t) => [t.tag, t.slug]));
+  const common = sha256(`${rendererDigest}\n${data.registryUrl}\n${data.keys.logKey?.text ?? ''}`);
   for (const object of data.objects) {
-    const own = sha256(`${common}\n${JSON.stringify(object)}`);
+    const tags = [...new Set(object.versions.flatMap((v) => v.manifest.tags))].sort().map((t) => [t, slugOf.get(t) ?? null]);
+    const worlds = data.worlds.filter((w) => w.objects.some((o) => o.id === object.id));
+    const own = sha256(`${common}\n${JSON.stringify(object)}\n${JSON.stringify(tags)}\n${JSON.stringify(worlds)}`);
     out.set(objectPagePath(object.id), own);
     for (const entry of object.versions) {
       const { id, version } = entry.manifest;

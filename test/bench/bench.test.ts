@@ -11,7 +11,8 @@ describe('runBench', () => {
     const s = json.sizes[0]!;
     expect(s.versions).toBe(100);
     expect(s.objects).toBe(20);
-    for (const ms of [s.generateMs, s.checkMs, s.copyMs, s.fullBuildMs, s.rebuildMs, s.addOneMs]) expect(ms).toBeGreaterThan(0);
+    for (const ms of [s.generateMs, s.checkMs, s.copyMs, s.thumbnailsMs, s.fullBuildMs, s.rebuildMs, s.addOneMs]) expect(ms).toBeGreaterThan(0);
+    expect(s.floorMs).toBeCloseTo(s.copyMs + s.checkMs + s.thumbnailsMs, 6);
     // Each build's phases: the cold build rendered and wrote everything, the unchanged rebuild wrote nothing, the
     // rebuild after one more version wrote some files (its own, the listings and indexes) but far from all.
     const { full, rebuild, addOne } = s.phases;
@@ -57,9 +58,9 @@ describe('runBench', () => {
       "hashing >= 0.8 of Node's in-memory SHA-256",
     ]);
     const table = formatResults(json);
-    expect(table).toContain('| versions | check | cp -a dist/ | full build | rebuild (same) | rebuild (+1) |');
+    expect(table).toContain('| versions | check | cp -a dist/ | thumbnails alone | full build | rebuild (same) | rebuild (+1) |');
     expect(table).toContain('| search index | catalog page |');
-    expect(table).toMatch(/^\| 100 \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \|/m);
+    expect(table).toMatch(/^\| 100 \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \|/m);
     expect(table).toContain('| versions | check | thumbnails | model | renderer | pages | documents | bytes | log | search | sweep |');
     expect(table).toMatch(/^\| 100 \| \d+\.\d \/ \d+\.\d \/ \d+\.\d \|/m);
     expect(table).toContain('Hashing 8.4 MB');

@@ -46,11 +46,22 @@ describe('pageDigests', () => {
     expect(after.get('objects/alpha-object/versions/1.1.0/')).toBeDefined();
   });
 
-  it('changes every page when a world is added (a record page lists the worlds that reference it)', async () => {
+  it('changes the pages of the object a new world references (a record page lists its worlds), and no other', async () => {
     const before = pageDigests(await load(), 'code-1');
     await writeWorld(root, { id: 'garden', name: 'Garden', objects: [{ id: 'beta-object', version: '1.0.0' }] });
     const after = pageDigests(await load(), 'code-1');
     expect(after.get('objects/beta-object/versions/1.0.0/')).not.toBe(before.get('objects/beta-object/versions/1.0.0/'));
+    expect(after.get('objects/alpha-object/versions/1.0.0/')).toBe(before.get('objects/alpha-object/versions/1.0.0/'));
+  });
+
+  it('changes the pages of an object whose tag gets another page slug, and not those of other objects', async () => {
+    const before = pageDigests(await load(), 'code-1');
+    // A tag whose slug collides with "stone" takes "stone-2" or pushes it there, depending on catalog order.
+    await writeVersion(root, { id: 'gamma-object', version: '1.0.0', tags: ['Stone'], publishedAt: '2020-01-01T00:00:00Z', files: await picture(4) });
+    const data = await load();
+    const after = pageDigests(data, 'code-1');
+    expect(data.tags.filter((t) => t.slug.startsWith('stone')).map((t) => t.slug).sort()).toEqual(['stone', 'stone-2']);
+    expect(after.get('objects/alpha-object/versions/1.0.0/')).toBe(before.get('objects/alpha-object/versions/1.0.0/'));
   });
 });
 
