@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { versionPagePath } from '../core/paths.ts';
 import type { SignerKey } from '../core/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
@@ -30,6 +31,9 @@ import { recordSearchStats, SEARCH_PAGE, startSearchIndex } from './search-index
 import { provideSiteData } from './site-data.ts';
 import { indexDocuments, versionDocumentPaths, versionDocuments } from './site-documents.ts';
 import { markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
+
+/** Versions whose documents are made and written at once (the writer has its own writes in flight). */
+const DOCUMENT_VERSIONS_AT_ONCE = 64;
 
 /** What a build needs. */
 export interface BuildOptions {
@@ -95,21 +99,22 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     }),
     clock.time('documents', async () => {
       // A version's documents are made from what its record page is made from: when the page's inputs are those of
-      // the last build, its documents are too (if their files are there).
-      const writes: Array<Promise<unknown>> = [];
-      data.objects.forEach((object, i) => object.versions.forEach((entry, j) => {
-        const { id, version } = entry.manifest;
-        writes.push((async () => {
+      // the last build, its documents are too (if their files are there). They are made a few versions at a time, so
+      // that memory holds the documents being written, not those of the whole registry.
+      const limit = pLimit(DOCUMENT_VERSIONS_AT_ONCE);
+      const versions = data.objects.flatMap((object, i) => object.versions.map((entry, j) => ({ entry, i, j })));
+      await Promise.all([
+        ...versions.map(({ entry, i, j }) => limit(async () => {
+          const { id, version } = entry.manifest;
           const paths = versionDocumentPaths(id, version);
           if (unchanged(versionPagePath(id, version)) && (await Promise.all(paths.map((p) => stat(writer.file(p)).then((st) => st.isFile(), () => false)))).every(Boolean)) {
             for (const p of paths) writer.keep(p);
             return;
           }
           await Promise.all(versionDocuments(data, i, j).map((d) => writer.write(d.path, d.body)));
-        })());
-      }));
-      for (const d of await indexDocuments(data)) writes.push(writer.write(d.path, d.body));
-      await Promise.all(writes);
+        })),
+        ...(await indexDocuments(data)).map((d) => writer.write(d.path, d.body)),
+      ]);
     }),
     clock.time('bytes', async () => {
       await Promise.all([
