@@ -12,7 +12,6 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { versionPagePath } from '../core/paths.ts';
 import type { SignerKey } from '../core/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { loadRegistryKeys } from '../registry/registry-keys.ts';
@@ -26,7 +25,7 @@ import { OutputWriter } from './output-writer.ts';
 import { pagePaths } from './page-paths.ts';
 import { renderPages } from './render-pages.ts';
 import { clientFiles, loadRenderer, rendererBundle } from './renderer-bundle.ts';
-import { pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
+import { documentsKey, pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
 import { recordSearchStats, SEARCH_PAGE, startSearchIndex } from './search-index.ts';
 import { provideSiteData } from './site-data.ts';
 import { indexDocuments, versionDocumentPaths, versionDocuments } from './site-documents.ts';
@@ -98,16 +97,16 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       return done;
     }),
     clock.time('documents', async () => {
-      // A version's documents are made from what its record page is made from: when the page's inputs are those of
-      // the last build, its documents are too (if their files are there). They are made a few versions at a time, so
-      // that memory holds the documents being written, not those of the whole registry.
+      // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when
+      // their files are there. The others are made a few versions at a time, so that memory holds the documents being
+      // written, not those of the whole registry.
       const limit = pLimit(DOCUMENT_VERSIONS_AT_ONCE);
       const versions = data.objects.flatMap((object, i) => object.versions.map((entry, j) => ({ entry, i, j })));
       await Promise.all([
         ...versions.map(({ entry, i, j }) => limit(async () => {
           const { id, version } = entry.manifest;
           const paths = versionDocumentPaths(id, version);
-          if (unchanged(versionPagePath(id, version)) && (await Promise.all(paths.map((p) => stat(writer.file(p)).then((st) => st.isFile(), () => false)))).every(Boolean)) {
+          if (unchanged(documentsKey(id, version)) && (await Promise.all(paths.map((p) => stat(writer.file(p)).then((st) => st.isFile(), () => false)))).every(Boolean)) {
             for (const p of paths) writer.keep(p);
             return;
           }

@@ -14,7 +14,10 @@ import { logViewConfigFor, type SiteData } from './site-data.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-/** The digest of every record and object page of `data`, by site path, for the renderer `rendererDigest`. */
+/**
+ * The digest of every record and object page of `data`, by site path, and of every version's documents (see
+ * {@link documentsKey}), for the renderer `rendererDigest`.
+ */
 export function pageDigests(data: SiteData, rendererDigest: string): Map<string, string> {
   const out = new Map<string, string>();
   const slugOf = new Map(data.tags.map((t) => [t.tag, t.slug]));
@@ -22,14 +25,23 @@ export function pageDigests(data: SiteData, rendererDigest: string): Map<string,
   for (const object of data.objects) {
     const tags = [...new Set(object.versions.flatMap((v) => v.manifest.tags))].sort().map((t) => [t, slugOf.get(t) ?? null]);
     const worlds = data.worlds.filter((w) => w.objects.some((o) => o.id === object.id));
-    const own = sha256(`${common}\n${JSON.stringify(object)}\n${JSON.stringify(tags)}\n${JSON.stringify(worlds)}`);
+    // The documents do not link tag pages; the pages do.
+    const documents = sha256(`${common}\n${JSON.stringify(object)}\n${JSON.stringify(worlds)}`);
+    const own = sha256(`${documents}\n${JSON.stringify(tags)}`);
     out.set(objectPagePath(object.id), own);
     for (const entry of object.versions) {
       const { id, version } = entry.manifest;
-      out.set(versionPagePath(id, version), sha256(`${own}\n${version}\n${JSON.stringify(logViewConfigFor(data, id, version, entry.publication))}`));
+      const log = JSON.stringify(logViewConfigFor(data, id, version, entry.publication));
+      out.set(versionPagePath(id, version), sha256(`${own}\n${version}\n${log}`));
+      out.set(documentsKey(id, version), sha256(`${documents}\n${version}\n${log}`));
     }
   }
   return out;
+}
+
+/** The key of a version's documents (`agent.json`, its API document) among the digests. */
+export function documentsKey(id: string, version: string): string {
+  return `documents:${versionPagePath(id, version)}`;
 }
 
 /** The digests the last build recorded, or none. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/site/load-site.ts';
-import { pageDigests } from '../../src/site/page-digests.ts';
+import { documentsKey, pageDigests } from '../../src/site/page-digests.ts';
 import { NOT_FOUND_PAGE, pageFile, pagePaths } from '../../src/site/page-paths.ts';
 import { pngBytes, tempRegistry, writeVersion, writeWorld } from '../support/fixture-registry.ts';
 
@@ -29,7 +29,14 @@ afterAll(async () => {
 describe('pageDigests', () => {
   it('gives every record and object page a digest that a rebuild of the same registry repeats', async () => {
     const a = pageDigests(await load(), 'code-1');
-    expect([...a.keys()].sort()).toEqual(['objects/alpha-object/', 'objects/alpha-object/versions/1.0.0/', 'objects/beta-object/', 'objects/beta-object/versions/1.0.0/']);
+    expect([...a.keys()].sort()).toEqual([
+      documentsKey('alpha-object', '1.0.0'),
+      documentsKey('beta-object', '1.0.0'),
+      'objects/alpha-object/',
+      'objects/alpha-object/versions/1.0.0/',
+      'objects/beta-object/',
+      'objects/beta-object/versions/1.0.0/',
+    ]);
     expect(pageDigests(await load(), 'code-1')).toEqual(a);
   });
 
@@ -62,6 +69,20 @@ describe('pageDigests', () => {
     const after = pageDigests(data, 'code-1');
     expect(data.tags.filter((t) => t.slug.startsWith('stone')).map((t) => t.slug).sort()).toEqual(['stone', 'stone-2']);
     expect(after.get('objects/alpha-object/versions/1.0.0/')).toBe(before.get('objects/alpha-object/versions/1.0.0/'));
+  });
+
+  it('keeps a version\'s documents when only a link to a tag page changes on its record page', async () => {
+    const before = pageDigests(await load(), 'code-1');
+    // delta-object's latest version carries "glass", which until now only an earlier version of epsilon-object carried.
+    await writeVersion(root, { id: 'epsilon-object', version: '1.0.0', tags: ['glass'], publishedAt: '2020-01-01T00:00:00Z', files: await picture(5) });
+    await writeVersion(root, { id: 'epsilon-object', version: '1.1.0', tags: ['plain'], publishedAt: '2020-01-02T00:00:00Z', files: await picture(6) });
+    const middle = pageDigests(await load(), 'code-1');
+    expect(middle.size).toBeGreaterThan(before.size);
+    await writeVersion(root, { id: 'delta-object', version: '1.0.0', tags: ['glass'], files: await picture(7) });
+    const after = pageDigests(await load(), 'code-1');
+    // epsilon@1.0.0's page now links the new "glass" tag page; its documents do not change.
+    expect(after.get('objects/epsilon-object/versions/1.0.0/')).not.toBe(middle.get('objects/epsilon-object/versions/1.0.0/'));
+    expect(after.get(documentsKey('epsilon-object', '1.0.0'))).toBe(middle.get(documentsKey('epsilon-object', '1.0.0')));
   });
 });
 
