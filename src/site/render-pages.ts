@@ -35,27 +35,39 @@ export async function renderPages(
 ): Promise<RenderedPages> {
   const limit = pLimit(RENDERS_IN_FLIGHT);
   const done: RenderedPages = { rendered: [], kept: [] };
+  // Pages whose inputs are unchanged and whose files are there stay as they are (the look-ups all at once).
+  const keep = await Promise.all(
+    paths.map(async (path) => !!options.unchanged?.(path) && !!(await stat(writer.file(pageFile(path))).catch(() => null))?.isFile()),
+  );
   const writing = new Set<Promise<boolean>>();
+  let failure: { error: unknown } | undefined;
   await Promise.all(
-    paths.map((path) => limit(async () => {
-      if (options.unchanged?.(path) && (await stat(writer.file(pageFile(path))).catch(() => null))?.isFile()) {
+    paths.map((path, i) => {
+      if (keep[i]) {
         writer.keep(pageFile(path));
         done.kept.push(path);
-        return;
+        return undefined;
       }
       done.rendered.push(path);
-      const response = await app.render(new Request(new URL(routeOf(path), origin)));
-      const html = await response.text();
-      const expected = path === NOT_FOUND_PAGE ? 404 : 200;
-      if (response.status !== expected) throw new Error(`rendering /${path} answered ${response.status} instead of ${expected}:\n${html.slice(0, 2000)}`);
-      options.onPage?.(path, html);
-      const write = writer.write(pageFile(path), html);
-      writing.add(write);
-      void write.finally(() => writing.delete(write)).catch(() => {});
-      // Rendering waits only when the disk is far behind, so that memory holds a bounded number of pages.
-      while (writing.size > PAGES_IN_WRITING) await Promise.race(writing);
-    })),
+      return limit(async () => {
+        if (failure) return;
+        const response = await app.render(new Request(new URL(routeOf(path), origin)));
+        const html = await response.text();
+        const expected = path === NOT_FOUND_PAGE ? 404 : 200;
+        if (response.status !== expected) throw new Error(`rendering /${path} answered ${response.status} instead of ${expected}:\n${html.slice(0, 2000)}`);
+        options.onPage?.(path, html);
+        const write = writer.write(pageFile(path), html).catch((error: unknown) => {
+          failure ??= { error };
+          return false;
+        });
+        writing.add(write);
+        void write.finally(() => writing.delete(write));
+        // Rendering waits only when the disk is far behind, so that memory holds a bounded number of pages.
+        while (writing.size > PAGES_IN_WRITING) await Promise.race(writing);
+      });
+    }),
   );
   await Promise.all(writing);
+  if (failure) throw failure.error;
   return done;
 }
