@@ -1,10 +1,10 @@
 /**
  * What a record or object page is rendered from, as a digest: a page whose digest is the one the last build recorded
  * (and whose file is still there) is not rendered again. The digest covers the renderer (the site's code) and every
- * value the page reads: the object with all its versions, the page slugs of its tags, the worlds that reference it,
- * the log and its keys. Nothing else: a version added to another object changes none of them. The same digest stands
- * for the version's `agent.json` and API document, which read the same values. Listing pages (catalog, tags, 404) are
- * few and always rendered.
+ * value the page reads: the object with all its versions, the worlds that reference the object, the log and its key,
+ * and for a record page the page slugs of its version's tags. Nothing else: a version added to another object changes
+ * none of them. A version's `agent.json` and API document have a digest of their own, without the tag links. Listing
+ * pages (catalog, tags, 404) are few and always rendered.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -23,17 +23,17 @@ export function pageDigests(data: SiteData, rendererDigest: string): Map<string,
   const slugOf = new Map(data.tags.map((t) => [t.tag, t.slug]));
   const common = sha256(`${rendererDigest}\n${data.registryUrl}\n${data.keys.logKey?.text ?? ''}`);
   for (const object of data.objects) {
-    const tags = [...new Set(object.versions.flatMap((v) => v.manifest.tags))].sort().map((t) => [t, slugOf.get(t) ?? null]);
     const worlds = data.worlds.filter((w) => w.objects.some((o) => o.id === object.id));
-    // The documents do not link tag pages; the pages do.
-    const documents = sha256(`${common}\n${JSON.stringify(object)}\n${JSON.stringify(worlds)}`);
-    const own = sha256(`${documents}\n${JSON.stringify(tags)}`);
+    // The object page and the documents link no tag page; a record page links those of its own version's tags.
+    const own = sha256(`${common}\n${JSON.stringify(object)}\n${JSON.stringify(worlds)}`);
     out.set(objectPagePath(object.id), own);
     for (const entry of object.versions) {
       const { id, version } = entry.manifest;
       const log = JSON.stringify(logViewConfigFor(data, id, version, entry.publication));
-      out.set(versionPagePath(id, version), sha256(`${own}\n${version}\n${log}`));
-      out.set(documentsKey(id, version), sha256(`${documents}\n${version}\n${log}`));
+      const documents = sha256(`${own}\n${version}\n${log}`);
+      const tags = JSON.stringify(entry.manifest.tags.map((t) => [t, slugOf.get(t) ?? null]));
+      out.set(documentsKey(id, version), documents);
+      out.set(versionPagePath(id, version), sha256(`${documents}\n${tags}`));
     }
   }
   return out;

@@ -83,6 +83,8 @@ describe('pageDigests', () => {
     // epsilon@1.0.0's page now links the new "glass" tag page; its documents do not change.
     expect(after.get('objects/epsilon-object/versions/1.0.0/')).not.toBe(middle.get('objects/epsilon-object/versions/1.0.0/'));
     expect(after.get(documentsKey('epsilon-object', '1.0.0'))).toBe(middle.get(documentsKey('epsilon-object', '1.0.0')));
+    // Its sibling shows no "glass" tag: its page stays.
+    expect(after.get('objects/epsilon-object/versions/1.1.0/')).toBe(middle.get('objects/epsilon-object/versions/1.1.0/'));
   });
 });
 
