@@ -24,6 +24,8 @@ try {
   });
   process.stdout.write(`built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 } catch (error) {
-  process.stderr.write(`build failed: ${(error as Error).message}\n${process.env.ASO_BUILD_DEBUG ? `${(error as Error).stack}\n` : ""}`);
+  // A problem of the registry or the environment is a sentence; a fault of the build itself also shows where it was.
+  const fault = error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+  process.stderr.write(`build failed: ${fault ? (error as Error).stack : (error as Error).message}\n`);
   process.exitCode = 1;
 }
