@@ -60,9 +60,21 @@ export function siteData(): Promise<SiteData> {
   return g[SITE_DATA];
 }
 
+const objectIndexes = new WeakMap<SiteData, Map<string, SiteObject>>();
+
+/** The object of `id`, looked up in an index made once per site (a page per version must not scan every object). */
+export function findObject(data: SiteData, id: string): SiteObject | undefined {
+  let index = objectIndexes.get(data);
+  if (!index) {
+    index = new Map(data.objects.map((o) => [o.id, o]));
+    objectIndexes.set(data, index);
+  }
+  return index.get(id);
+}
+
 /** The object and version entry for a route, or throws naming what is missing. */
 export function findVersion(data: SiteData, id: string, version: string): { object: SiteObject; entry: VersionEntry } {
-  const object = data.objects.find((o) => o.id === id);
+  const object = findObject(data, id);
   const entry = object?.versions.find((v) => v.manifest.version === version);
   if (!object || !entry) throw new Error(`no version ${id}@${version} in the registry`);
   return { object, entry };
