@@ -9,7 +9,6 @@
  * system can), the log (checkpoint and tiles), the search index, and the sweep of stale files.
  */
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { SignerKey } from '../core/signed-note.ts';
@@ -106,7 +105,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
         ...versions.map(({ entry, i, j }) => limit(async () => {
           const { id, version } = entry.manifest;
           const paths = versionDocumentPaths(id, version);
-          if (unchanged(documentsKey(id, version)) && (await Promise.all(paths.map((p) => stat(writer.file(p)).then((st) => st.isFile(), () => false)))).every(Boolean)) {
+          if (unchanged(documentsKey(id, version)) && (await Promise.all(paths.map((p) => writer.has(p)))).every(Boolean)) {
             for (const p of paths) writer.keep(p);
             return;
           }

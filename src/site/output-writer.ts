@@ -70,6 +70,11 @@ export class OutputWriter {
     });
   }
 
+  /** Whether the site already holds a file at `path` (from the last build). */
+  async has(path: string): Promise<boolean> {
+    return (await stat(this.file(path)).catch(() => null))?.isFile() ?? false;
+  }
+
   /** Keeps a file another tool wrote (or that this build keeps unchanged) as part of the site. */
   keep(path: string): void {
     this.paths.add(path);

@@ -1,6 +1,5 @@
 /** Renders every page of the site with the page renderer and hands each to the writer. */
 import type { App } from 'astro/app';
-import { stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { NOT_FOUND_PAGE, pageFile } from './page-paths.ts';
 import type { OutputWriter } from './output-writer.ts';
@@ -37,7 +36,7 @@ export async function renderPages(
   const done: RenderedPages = { rendered: [], kept: [] };
   // Pages whose inputs are unchanged and whose files are there stay as they are (the look-ups all at once).
   const keep = await Promise.all(
-    paths.map(async (path) => !!options.unchanged?.(path) && !!(await stat(writer.file(pageFile(path))).catch(() => null))?.isFile()),
+    paths.map(async (path) => !!options.unchanged?.(path) && (await writer.has(pageFile(path)))),
   );
   const writing = new Set<Promise<boolean>>();
   let failure: { error: unknown } | undefined;

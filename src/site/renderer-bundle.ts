@@ -6,12 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { App } from 'astro/app';
 import { withFileLock } from '../io/file-lock.ts';
+import { listFiles } from '../io/list-files.ts';
 
 /** What the digest is made of, relative to the project root (folders are read whole). */
 const INPUTS = ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package-lock.json'];
@@ -30,16 +31,11 @@ export interface RendererBundle {
   built: boolean;
 }
 
-/** The files under `path` (or `path` itself), sorted, relative to `root` with `/`. */
+/** The input files at `path` under `root` (a folder's files, or the file itself), relative to `root` with `/`. */
 async function inputFiles(root: string, path: string): Promise<string[]> {
-  const full = join(root, path);
-  const entries = await readdir(full, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOTDIR') return null;
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  if (entries === null) return [path];
-  return entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'));
+  const kind = await stat(join(root, path)).catch(() => null);
+  if (!kind) return [];
+  return kind.isDirectory() ? (await listFiles(join(root, path))).map((f) => `${path}/${f}`) : [path];
 }
 
 /** The digest of the site's code and the registry URL. */
@@ -117,5 +113,5 @@ export async function loadRenderer(bundle: RendererBundle): Promise<App> {
 /** The client files of a renderer (scripts, styles, `public/`), relative to its client folder. */
 export async function clientFiles(bundle: RendererBundle): Promise<Array<{ from: string; path: string }>> {
   const client = join(bundle.dir, 'client');
-  return (await inputFiles(client, '.')).map((p) => ({ from: join(client, p), path: p.replace(/^\.\//, '') }));
+  return (await listFiles(client)).map((path) => ({ from: join(client, path), path }));
 }

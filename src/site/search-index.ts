@@ -5,10 +5,11 @@
  * does not index incrementally, so every page is handed to it on every build that changes a record page; a build
  * that changes none keeps the last index. Its binary comes with the npm package.
  */
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import * as pagefind from 'pagefind';
 import pLimit from 'p-limit';
+import { listFiles } from '../io/list-files.ts';
 import type { OutputWriter } from './output-writer.ts';
 import { pageFile } from './page-paths.ts';
 
@@ -40,13 +41,7 @@ export interface SearchIndexer {
 
 /** The files of the index the last build wrote (relative to `dir`), or none when it has no entry file. */
 async function lastIndex(dir: string): Promise<Array<{ path: string; bytes: number }>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  const files = await Promise.all(
-    entries.filter((e) => e.isFile()).map(async (e) => {
-      const full = join(e.parentPath, e.name);
-      return { path: relative(dir, full).split(sep).join('/'), bytes: (await stat(full)).size };
-    }),
-  );
+  const files = await Promise.all((await listFiles(dir)).map(async (path) => ({ path, bytes: (await stat(join(dir, path))).size })));
   return files.some((f) => f.path === 'pagefind-entry.json') ? files : [];
 }
 

@@ -27,6 +27,14 @@ describe('OutputWriter.write', () => {
     expect(await readFile(join(out, 'a', 'b', 'c.json'), 'utf8')).toBe('{"v":2}\n');
   });
 
+  it('says whether the site already holds a file at a path', async () => {
+    const w = new OutputWriter(join(dir, 'w4'));
+    expect(await w.has('x/y.json')).toBe(false);
+    await w.write('x/y.json', '{}');
+    expect(await w.has('x/y.json')).toBe(true);
+    expect(await w.has('x')).toBe(false);
+  });
+
   it('refuses a path written twice in one build', async () => {
     const w = new OutputWriter(join(dir, 'w2'));
     await w.write('x.txt', 'one');
