@@ -29,9 +29,10 @@ const outDir = resolve(root, typeof values.outDir === 'string' ? values.outDir :
 
 const here = dirname(fileURLToPath(import.meta.url));
 const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
-// The build keeps many file operations in flight; libuv runs them on its thread pool, 4 threads unless told otherwise.
-const env = { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE || '32' };
-const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', tsx, join(here, 'build-site.ts'), ...args], { stdio: 'inherit', env });
+// libuv's thread pool keeps its default size (4): the build's file operations and sharp's images share it, and more
+// threads than that on a 2-core machine made a cold build of 10,000 versions slower (72 s at 2 and 4 threads, 96 s at
+// 8, 102 s at 32), the threads spending their time waking each other.
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', tsx, join(here, 'build-site.ts'), ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   if (code === 134 || signal === 'SIGABRT') {

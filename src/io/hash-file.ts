@@ -2,11 +2,14 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { hexToSri } from '../core/sri.ts';
+import { readSmallFile } from './read-small-file.ts';
 
 /** The byte length and `sha256-<base64>` hash of a file. */
 export interface FileDigest {
   byteLength: number;
   hash: string;
+  /** The bytes that were hashed, when the file was small enough to be read whole (see `hashSmallFileWhole`). */
+  bytes?: Uint8Array;
 }
 
 /** Something that hashes a file; a content-keyed cache can wrap `sha256File` with this shape. */
@@ -44,4 +47,14 @@ export async function sha256File(path: string): Promise<FileDigest> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Hashes a file and, when it is small (`readSmallFile`), returns its bytes with the digest: one open and one read for
+ * the small files that make up most registries. A larger file is hashed by `sha256File`, never held whole.
+ */
+export async function hashSmallFileWhole(path: string): Promise<FileDigest> {
+  const bytes = await readSmallFile(path);
+  if (!bytes) return sha256File(path);
+  return { byteLength: bytes.length, hash: hexToSri(createHash('sha256').update(bytes).digest('hex')), bytes };
 }

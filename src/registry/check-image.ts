@@ -4,6 +4,7 @@
  */
 import sharp from 'sharp';
 import { RUNTIMES } from '../core/compatibility.ts';
+import type { FileDigest } from '../io/hash-file.ts';
 
 /** sharp's name (and, for HEIF, the compression) of the format each image media type must hold. */
 const EXPECTED: Record<string, { format: string; compression?: string; name: string }> = {
@@ -21,13 +22,13 @@ export function isImage(rep: { mediaType: string }): boolean {
   return IMAGE_MEDIA_TYPES.includes(rep.mediaType) && rep.mediaType in EXPECTED;
 }
 
-/** Why the file at `path` is not an image of `mediaType`, or null when its header says it is. */
-export async function imageProblem(path: string, mediaType: string): Promise<string | null> {
+/** Why the image (a file's path, or its bytes) is not an image of `mediaType`, or null when its header says it is. */
+export async function imageProblem(image: string | Uint8Array, mediaType: string): Promise<string | null> {
   const expected = EXPECTED[mediaType];
   if (!expected) return null;
   let meta: { format?: string; compression?: string; width?: number; height?: number };
   try {
-    meta = await sharp(path).metadata();
+    meta = await sharp(image).metadata();
   } catch (error) {
     return `is declared ${mediaType} but is not an image that can be read: ${(error as Error).message}`;
   }
@@ -37,4 +38,9 @@ export async function imageProblem(path: string, mediaType: string): Promise<str
   }
   if (!meta.width || !meta.height) return `is declared ${mediaType} but has no width and height`;
   return null;
+}
+
+/** `imageProblem` of a file that was just hashed: the very bytes that were hashed when the hasher kept them, else the file. */
+export function checkHashedImage(path: string, mediaType: string, digest: FileDigest): Promise<string | null> {
+  return imageProblem(digest.bytes ?? path, mediaType);
 }

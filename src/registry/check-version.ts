@@ -12,8 +12,8 @@ import type { FileDigest, FileHasher } from '../io/hash-file.ts';
 import type { LimitFunction } from 'p-limit';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
-import { isGltf, validateGltfFile } from './validate-gltf.ts';
-import { imageProblem, isImage } from './check-image.ts';
+import { isGltf, validateHashedGltf } from './validate-gltf.ts';
+import { checkHashedImage, isImage } from './check-image.ts';
 
 export const MANIFEST_FILE = 'aso.object.json';
 export const PUBLICATION_FILE = 'publication.json';
@@ -34,9 +34,9 @@ export interface VersionCheckContext {
   files: LimitFunction;
   hashFile: FileHasher;
   validateGltf: boolean;
-  /** How a glTF file whose digest was just verified is validated; default `validateGltfFile` (a cache can key it by the digest). */
+  /** How a glTF file whose digest was just verified is validated; default `validateHashedGltf` (a cache can key it by the digest). */
   validateGltfFile?: GltfFileValidator;
-  /** How an image file whose digest was just verified is checked; default `imageProblem` (a cache can key it by the digest). */
+  /** How an image file whose digest was just verified is checked; default `checkHashedImage` (a cache can key it by the digest). */
   checkImageFile?: ImageFileChecker;
   /** The publishers' keys that a signed publication record is checked against; without them signatures are not checked. */
   signatures?: SignatureRules;
@@ -201,11 +201,11 @@ export async function checkVersion(
           const digest = await ctx.hashFile(path);
           const gltf =
             ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
-              ? await (ctx.validateGltfFile ?? ((p, format) => validateGltfFile(p, { format })))(path, d.rep.format, digest)
+              ? await (ctx.validateGltfFile ?? validateHashedGltf)(path, d.rep.format, digest)
               : undefined;
           const image =
             typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType })
-              ? await (ctx.checkImageFile ?? ((p, mediaType) => imageProblem(p, mediaType)))(path, d.rep.mediaType, digest)
+              ? await (ctx.checkImageFile ?? checkHashedImage)(path, d.rep.mediaType, digest)
               : null;
           return { status: 'read' as const, d, path, digest, gltf, image };
         } catch (error) {

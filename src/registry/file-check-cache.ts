@@ -12,10 +12,10 @@ import { git } from '../io/git.ts';
 import * as gltfValidator from 'gltf-validator';
 import type { GltfCheck } from '../core/gltf-rules.ts';
 import type { GltfFileValidator, ImageFileChecker } from './check-version.ts';
-import { imageProblem } from './check-image.ts';
+import { checkHashedImage } from './check-image.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
-import { sha256File, type FileHasher } from '../io/hash-file.ts';
-import { validateGltfFile } from './validate-gltf.ts';
+import { hashSmallFileWhole, type FileHasher } from '../io/hash-file.ts';
+import { validateHashedGltf } from './validate-gltf.ts';
 
 
 /** The cache as the registry reader uses it. */
@@ -141,7 +141,7 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
       return { byteLength: hit[0], hash: hit[1] };
     }
     counts.hashMisses++;
-    const digest = await sha256File(path);
+    const digest = await hashSmallFileWhole(path);
     // Only remember the digest if the file did not change while it was read.
     if (keyOf(path) === before) used.files[before] = [digest.byteLength, digest.hash];
     return digest;
@@ -159,10 +159,10 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
     if (!pending) {
       counts.gltfMisses++;
       pending = (async () => {
-        // The bytes read here must be the bytes that were hashed: validate, then make sure the file still has that digest.
-        const checked = await validateGltfFile(path, { format });
-        const now = await hashFile(path);
-        if (now.hash === digest.hash) used.gltf[key] = checked;
+        // The bytes validated must be the bytes that were hashed: those the hasher kept, else the file, which must then
+        // still have that digest.
+        const checked = await validateHashedGltf(path, format, digest);
+        if (digest.bytes || (await hashFile(path)).hash === digest.hash) used.gltf[key] = checked;
         return checked;
       })();
       validating.set(key, pending);
@@ -180,9 +180,9 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
       return hit;
     }
     counts.imageMisses++;
-    const problem = await imageProblem(path, mediaType);
+    const problem = await checkHashedImage(path, mediaType, digest);
     // As for glTF: remember the answer only for the bytes that were hashed.
-    if ((await hashFile(path)).hash === digest.hash) used.images[key] = problem;
+    if (digest.bytes || (await hashFile(path)).hash === digest.hash) used.images[key] = problem;
     return problem;
   };
 

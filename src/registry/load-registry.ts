@@ -14,7 +14,7 @@ import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
 import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
-import { sha256File, type FileHasher } from '../io/hash-file.ts';
+import { hashSmallFileWhole, type FileHasher } from '../io/hash-file.ts';
 import { checkLedgerFile, type KnownVersion, type LedgerState } from './check-ledger-file.ts';
 import pLimit from 'p-limit';
 import { entryKindProblem, listDir, type DirEntry } from '../io/list-dir.ts';
@@ -31,7 +31,7 @@ export interface LoadOptions {
   validateGltf?: boolean;
   /** What problem paths are relative to; default the folder that holds `registry/`. */
   repoRoot?: string;
-  /** How files are hashed; default `sha256File` (a cache can wrap it). */
+  /** How files are hashed; default `hashSmallFileWhole`, which keeps a small file's bytes for the checks after it (a cache can wrap it). */
   hashFile?: FileHasher;
   /** How glTF files are validated once hashed; default gltf-validator on every file (a cache can key it by hash). */
   validateGltfFile?: GltfFileValidator;
@@ -110,7 +110,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const concurrency = opts.concurrency ?? availableParallelism();
   const files = pLimit(Math.max(1, concurrency));
   const folders = pLimit(Math.max(8, concurrency * 2));
-  const ctx: VersionCheckContext = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? sha256File, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}), ...(opts.checkImageFile ? { checkImageFile: opts.checkImageFile } : {}) };
+  const ctx: VersionCheckContext = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? hashSmallFileWhole, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}), ...(opts.checkImageFile ? { checkImageFile: opts.checkImageFile } : {}) };
 
   let objectsDir: string | undefined;
   let worldsDir: string | undefined;

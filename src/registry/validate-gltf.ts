@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { gltfJson } from '../core/gltf-inventory.ts';
 import { gltfCheck, refuseExternalResource, type GltfCheck } from '../core/gltf-rules.ts';
 import * as gltfValidator from 'gltf-validator';
+import type { FileDigest } from '../io/hash-file.ts';
 
 /** The formats gltf-validator reads. */
 export const GLTF_FORMATS: readonly string[] = ['gltf', 'glb'];
@@ -57,4 +58,9 @@ export async function validateGltfBytes(bytes: Uint8Array, options: ValidateGltf
 /** Validates a glTF or GLB file on disk. */
 export async function validateGltfFile(path: string, options: ValidateGltfOptions = {}): Promise<GltfCheck> {
   return validateGltfBytes(new Uint8Array(await readFile(path)), options);
+}
+
+/** Validates a glTF file that was just hashed: the very bytes that were hashed when the hasher kept them, else the file. */
+export function validateHashedGltf(path: string, format: string, digest: FileDigest): Promise<GltfCheck> {
+  return digest.bytes ? validateGltfBytes(digest.bytes, { format }) : validateGltfFile(path, { format });
 }

@@ -26,7 +26,8 @@ export class OutputWriter {
   readonly paths = new Set<string>();
   /** The files this build wrote (relative), in the order they were written. */
   readonly written: string[] = [];
-  private readonly folders = new Map<string, Promise<unknown>>();
+  /** Each folder of the site and whether this build made it (true) or found it (false). */
+  private readonly folders = new Map<string, Promise<boolean>>();
   private readonly limit = pLimit(WRITES_IN_FLIGHT);
 
   constructor(readonly outDir: string) {}
@@ -42,9 +43,11 @@ export class OutputWriter {
     return this.limit(async () => {
       const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
       const to = this.file(path);
-      const old = await stat(to).catch(() => null);
-      if (old?.isFile() && old.size === bytes.length && (await readFile(to)).equals(bytes)) return false;
-      await this.folder(dirname(to));
+      // In a folder this build made there is nothing to compare with (a cold build looks at no file before writing).
+      if (!(await this.folder(dirname(to)))) {
+        const old = await stat(to).catch(() => null);
+        if (old?.isFile() && old.size === bytes.length && (await readFile(to)).equals(bytes)) return false;
+      }
       await writeFile(to, bytes);
       this.written.push(path);
       return true;
@@ -59,9 +62,9 @@ export class OutputWriter {
     this.claim(path);
     return this.limit(async () => {
       const to = this.file(path);
-      const [source, target] = await Promise.all([stat(from), stat(to).catch(() => null)]);
+      const fresh = await this.folder(dirname(to));
+      const [source, target] = await Promise.all([stat(from), fresh ? null : stat(to).catch(() => null)]);
       if (target?.isFile() && target.size === source.size && Math.abs(target.mtimeMs - source.mtimeMs) < 1) return false;
-      await this.folder(dirname(to));
       await copyFile(from, to, constants.COPYFILE_FICLONE);
       // Times travel to the kernel as seconds in a float, which keeps about a microsecond: compared to within 1 ms above.
       await utimes(to, source.atimeMs / 1000, source.mtimeMs / 1000);
@@ -90,11 +93,12 @@ export class OutputWriter {
     this.paths.add(path);
   }
 
-  /** Makes a folder once, however many files go into it. */
-  private folder(dir: string): Promise<unknown> {
+  /** Makes a folder once, however many files go into it; resolves to true when this build made it (so it held nothing). */
+  private folder(dir: string): Promise<boolean> {
     let made = this.folders.get(dir);
     if (!made) {
-      made = mkdir(dir, { recursive: true });
+      // With `recursive`, mkdir returns the first folder it made, or undefined when `dir` was already there.
+      made = mkdir(dir, { recursive: true }).then((first) => first !== undefined);
       this.folders.set(dir, made);
     }
     return made;

@@ -3,6 +3,7 @@ import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
+import { readSmallFile } from '../io/read-small-file.ts';
 import { sriToHex } from '../core/sri.ts';
 
 /** Width of catalog thumbnails in CSS pixels. */
@@ -73,7 +74,8 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string): P
   const cached = await readCachedRecord(meta, file);
   if (cached.size) return { ...cached.size, file };
   await mkdir(dir, { recursive: true });
-  const info = await sharp(source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78 }).toFile(file);
+  // A small image is read in one piece: libvips reading a file itself opens and seeks it many times over.
+  const info = await sharp((await readSmallFile(source)) ?? source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78 }).toFile(file);
   // An older build's record came with a JPEG fallback beside it, which nothing reads any more.
   if (cached.stale) await rm(join(dir, `${key}.jpg`), { force: true });
   // Written last and in place: a torn or missing record only means the thumbnail is made again.

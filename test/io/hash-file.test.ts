@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256File } from '../../src/io/hash-file.ts';
+import { hashSmallFileWhole, sha256File } from '../../src/io/hash-file.ts';
+import { WHOLE_FILE_BYTES } from '../../src/io/read-small-file.ts';
 
 describe('sha256File', () => {
   let dir: string;
@@ -28,5 +29,29 @@ describe('sha256File', () => {
 
   it('names the file it cannot read', async () => {
     await expect(sha256File(join(dir, 'missing'))).rejects.toThrow(/ENOENT.*missing/);
+  });
+});
+
+describe('hashSmallFileWhole', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'aso-hash-whole-test-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const sri = (bytes: Uint8Array): string => `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
+
+  it('keeps the bytes it hashed when the file is small', async () => {
+    const bytes = new Uint8Array(70_000).map((_, i) => i % 253);
+    await writeFile(join(dir, 'small'), bytes);
+    const digest = await hashSmallFileWhole(join(dir, 'small'));
+    expect({ byteLength: digest.byteLength, hash: digest.hash }).toEqual({ byteLength: bytes.length, hash: sri(bytes) });
+    expect(new Uint8Array(digest.bytes!)).toEqual(bytes);
+  });
+
+  it('streams a file over the limit and keeps no bytes', async () => {
+    const bytes = new Uint8Array(WHOLE_FILE_BYTES + 1).map((_, i) => (i * 13) % 251);
+    await writeFile(join(dir, 'large'), bytes);
+    expect(await hashSmallFileWhole(join(dir, 'large'))).toEqual({ byteLength: bytes.length, hash: sri(bytes) });
   });
 });

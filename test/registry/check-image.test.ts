@@ -1,4 +1,5 @@
 /** Image representations hold the format their media type names, so browsers and the thumbnail step can read them. */
+import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { imageProblem, isImage } from '../../src/registry/check-image.ts';
@@ -25,6 +26,21 @@ async function registryWith(file: { id: string; format: string; mediaType: strin
   const { problems } = await loadRegistry(fx.root, { registryUrl: REGISTRY_URL });
   return problems.map(formatProblem);
 }
+
+describe('imageProblem', () => {
+  it('judges bytes as it judges the file that holds them', async () => {
+    const fx = await createFixture();
+    fixtures.push(fx);
+    const png = await image('png');
+    const file = `${fx.root}/picture.png`;
+    await writeFile(file, png);
+    expect(await imageProblem(png, 'image/png')).toBeNull();
+    expect(await imageProblem(file, 'image/png')).toBeNull();
+    const asJpeg = await imageProblem(png, 'image/jpeg');
+    expect(asJpeg).toBe('is declared image/jpeg but holds PNG; save it as JPEG or declare the media type of what it holds');
+    expect(await imageProblem(file, 'image/jpeg')).toBe(asJpeg);
+  });
+});
 
 describe('the image rule in the check', () => {
   it('accepts PNG, JPEG, WebP and AVIF under their media types', async () => {
