@@ -1,5 +1,5 @@
 /** Directory listing that never follows a symbolic link: the registry holds only plain files and folders. */
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One entry of a folder, by what it is (from lstat, not from where a link points). */
@@ -9,11 +9,11 @@ export interface DirEntry {
   kind: 'file' | 'dir' | 'symlink' | 'other';
 }
 
-/** The entries of a folder sorted by name, or null when the folder does not exist. */
+/** The entries of a folder sorted by name, or null when the folder does not exist (read synchronously, see read-small-file.ts). */
 export async function listDir(dir: string): Promise<DirEntry[] | null> {
   let dirents;
   try {
-    dirents = await readdir(dir, { withFileTypes: true });
+    dirents = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
