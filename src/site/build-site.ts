@@ -9,6 +9,7 @@
  * system can), the log (checkpoint and tiles), the search index, and the sweep of stale files.
  */
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { SignerKey } from '../core/signed-note.ts';
@@ -22,11 +23,13 @@ import { loadSite, type SiteLoadTimes } from './load-site.ts';
 import { checkSigningKey, writeLogFiles } from './log-files.ts';
 import { OutputWriter } from './output-writer.ts';
 import { pagePaths } from './page-paths.ts';
+import { appRenderer, type PageRenderer } from './page-renderer.ts';
 import { renderPages } from './render-pages.ts';
-import { clientFiles, loadRenderer, rendererBundle } from './renderer-bundle.ts';
+import { renderPool } from './render-pool.ts';
+import { clientFiles, loadRenderer, rendererBundle, type RendererBundle } from './renderer-bundle.ts';
 import { documentsKey, pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
 import { recordSearchStats, SEARCH_PAGE, startSearchIndex } from './search-index.ts';
-import { provideSiteData } from './site-data.ts';
+import { provideSiteData, type SiteData } from './site-data.ts';
 import { indexDocuments, versionDocumentPaths, versionDocuments } from './site-documents.ts';
 import { markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
 
@@ -46,6 +49,27 @@ export interface BuildOptions {
   /** Progress and warnings, one line each. */
   info?: (line: string) => void;
   warn?: (line: string) => void;
+  /** Threads that render pages; default `renderThreads()`. 0 renders in this thread. */
+  renderThreads?: number;
+}
+
+/**
+ * Render threads by default: one per core but the one this thread runs on (it writes the files, makes the documents and
+ * feeds the search index meanwhile), and none on a single core. `ASO_RENDER_THREADS` sets another number.
+ */
+export function renderThreads(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.ASO_RENDER_THREADS?.trim();
+  if (raw) {
+    if (!/^\d+$/.test(raw)) throw new Error(`ASO_RENDER_THREADS must be a whole number of threads, 0 to render in the build's own thread (not "${raw}")`);
+    return Number(raw);
+  }
+  return availableParallelism() - 1;
+}
+
+/** The page renderer of a build: a pool of threads, or Astro's `App` in this thread when `threads` is 0. */
+async function pageRenderer(data: SiteData, bundle: RendererBundle, origin: string, threads: number): Promise<PageRenderer> {
+  if (threads === 0) return appRenderer(await loadRenderer(bundle), origin);
+  return renderPool(data, { bundleDir: bundle.dir, origin, threads });
 }
 
 /** Builds the site; throws with a sentence naming the file and the problem when it cannot. */
@@ -54,6 +78,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const warn = opts.warn ?? info;
   const env = opts.env ?? process.env;
   const clock = new PhaseClock();
+  const threads = opts.renderThreads ?? renderThreads(env);
   // The log's private key is checked before anything is read or written: a wrong key stops the build at once.
   const keys = await loadRegistryKeys(opts.registryRoot);
   const signer: SignerKey | null = await signerKeyFromEnv(env, LOG_KEY_VARIABLES);
@@ -90,10 +115,14 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   // four run at once, through the one writer and its writes in flight. (Their phase times overlap.)
   const [pages] = await Promise.all([
     clock.time('pages', async () => {
-      const app = await loadRenderer(bundle);
-      const done = await renderPages(app, opts.registryUrl, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), unchanged });
-      await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
-      return done;
+      const renderer = await pageRenderer(data, bundle, opts.registryUrl, threads);
+      try {
+        const done = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), unchanged });
+        await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
+        return done;
+      } finally {
+        await renderer.close();
+      }
     }),
     clock.time('documents', async () => {
       // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when

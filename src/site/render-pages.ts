@@ -1,19 +1,11 @@
 /** Renders every page of the site with the page renderer and hands each to the writer. */
-import type { App } from 'astro/app';
 import pLimit from 'p-limit';
 import { NOT_FOUND_PAGE, pageFile } from './page-paths.ts';
 import type { OutputWriter } from './output-writer.ts';
-
-/** Pages rendered at once: rendering is synchronous work between awaits, so a few in flight are enough. */
-const RENDERS_IN_FLIGHT = 4;
+import type { PageRenderer } from './page-renderer.ts';
 
 /** Rendered pages waiting to be written, at most: the writer keeps many writes in flight while rendering goes on. */
 const PAGES_IN_WRITING = 512;
-
-/** The request path Astro routes a site path by (`404.html` is the `404` route). */
-function routeOf(path: string): string {
-  return path === NOT_FOUND_PAGE ? '/404' : `/${path}`;
-}
 
 /** What rendering did: the pages rendered and the pages left as the last build wrote them. */
 export interface RenderedPages {
@@ -22,17 +14,16 @@ export interface RenderedPages {
 }
 
 /**
- * Renders `paths` with `app` on `origin` and writes each page; `onPage` sees every rendered page's path and HTML. A page
- * for which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there.
+ * Renders `paths` with `renderer` and writes each page; `onPage` sees every rendered page's path and HTML. A page for
+ * which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there.
  */
 export async function renderPages(
-  app: App,
-  origin: string,
+  renderer: PageRenderer,
   paths: readonly string[],
   writer: OutputWriter,
   options: { onPage?: (path: string, html: string) => void; unchanged?: (path: string) => boolean } = {},
 ): Promise<RenderedPages> {
-  const limit = pLimit(RENDERS_IN_FLIGHT);
+  const limit = pLimit(renderer.inFlight);
   const done: RenderedPages = { rendered: [], kept: [] };
   // Pages whose inputs are unchanged and whose files are there stay as they are (the look-ups all at once).
   const keep = await Promise.all(
@@ -50,10 +41,9 @@ export async function renderPages(
       done.rendered.push(path);
       return limit(async () => {
         if (failure) return;
-        const response = await app.render(new Request(new URL(routeOf(path), origin)));
-        const html = await response.text();
+        const { status, html } = await renderer.render(path);
         const expected = path === NOT_FOUND_PAGE ? 404 : 200;
-        if (response.status !== expected) throw new Error(`rendering /${path} answered ${response.status} instead of ${expected}:\n${html.slice(0, 2000)}`);
+        if (status !== expected) throw new Error(`rendering /${path} answered ${status} instead of ${expected}:\n${html.slice(0, 2000)}`);
         options.onPage?.(path, html);
         const write = writer.write(pageFile(path), html).catch((error: unknown) => {
           failure ??= { error };

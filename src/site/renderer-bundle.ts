@@ -105,7 +105,7 @@ export async function rendererBundle(root: string, registryUrl: string): Promise
 }
 
 /** Astro's `App` of a built renderer. */
-export async function loadRenderer(bundle: RendererBundle): Promise<App> {
+export async function loadRenderer(bundle: Pick<RendererBundle, 'dir'>): Promise<App> {
   const entry = (await import(pathToFileURL(join(bundle.dir, 'server', 'entry.mjs')).href)) as { app: App };
   return entry.app;
 }

@@ -31,7 +31,11 @@ export function logOrigin(registryUrl: string, logKey: VerifierKey | null): stri
 
 /** The log over the ledger text (a checked ledger: one valid line per publication). */
 export function siteLogOf(text: string, registryUrl: string, logKey: VerifierKey | null): SiteLog {
-  const { lines } = ledgerLines(text);
+  return siteLogFromLines(ledgerLines(text).lines, registryUrl, logKey);
+}
+
+/** The log over the ledger's lines, each a leaf (how a render worker rebuilds the tree it was not sent). */
+export function siteLogFromLines(lines: string[], registryUrl: string, logKey: VerifierKey | null): SiteLog {
   const tree = MerkleTree.fromEntries(lines.map((l) => encoder.encode(l)));
   const leafOf = new Map<string, number>();
   lines.forEach((line, i) => {

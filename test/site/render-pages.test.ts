@@ -8,6 +8,7 @@ import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 import { loadSite } from '../../src/site/load-site.ts';
 import { OutputWriter } from '../../src/site/output-writer.ts';
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
+import { appRenderer } from '../../src/site/page-renderer.ts';
 import { renderPages } from '../../src/site/render-pages.ts';
 import { loadRenderer, rendererBundle } from '../../src/site/renderer-bundle.ts';
 import { provideSiteData } from '../../src/site/site-data.ts';
@@ -27,7 +28,7 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 describe('renderPages', () => {
   it('renders each page to its index.html, the not-found page to 404.html', async () => {
     const out = join(work, 'one');
-    const done = await renderPages(app, DEFAULT_REGISTRY_URL, pages, new OutputWriter(out));
+    const done = await renderPages(appRenderer(app, DEFAULT_REGISTRY_URL), pages, new OutputWriter(out));
     expect(done).toEqual({ rendered: pages, kept: [] });
     expect(await readFile(join(out, 'objects', 'oak-chair', 'versions', '1.0.0', 'index.html'), 'utf8')).toContain('<h2 id="record-h">Publication record</h2>');
     expect(await readFile(join(out, '404.html'), 'utf8')).toContain('<h1>Not found</h1>');
@@ -35,11 +36,11 @@ describe('renderPages', () => {
 
   it('keeps a page whose inputs are unchanged when its file is there, and renders it when the file is gone', async () => {
     const out = join(work, 'two');
-    await renderPages(app, DEFAULT_REGISTRY_URL, pages, new OutputWriter(out));
+    await renderPages(appRenderer(app, DEFAULT_REGISTRY_URL), pages, new OutputWriter(out));
     await rm(join(out, 'objects', 'oak-chair', 'index.html'));
     const seen: string[] = [];
     const writer = new OutputWriter(out);
-    const done = await renderPages(app, DEFAULT_REGISTRY_URL, pages, writer, { unchanged: (p) => p.startsWith('objects/'), onPage: (p) => seen.push(p) });
+    const done = await renderPages(appRenderer(app, DEFAULT_REGISTRY_URL), pages, writer, { unchanged: (p) => p.startsWith('objects/'), onPage: (p) => seen.push(p) });
     expect(done.kept).toEqual(['objects/oak-chair/versions/1.0.0/']);
     expect(done.rendered.sort()).toEqual(['', '404.html', 'objects/oak-chair/']);
     expect(seen.sort()).toEqual(done.rendered);
@@ -51,11 +52,11 @@ describe('renderPages', () => {
   it('fails naming the file when a page cannot be written', async () => {
     const out = join(work, 'three');
     await mkdir(join(out, 'objects', 'oak-chair', 'index.html'), { recursive: true });
-    await expect(renderPages(app, DEFAULT_REGISTRY_URL, pages, new OutputWriter(out))).rejects.toThrow(/EISDIR.*objects\/oak-chair\/index\.html/);
+    await expect(renderPages(appRenderer(app, DEFAULT_REGISTRY_URL), pages, new OutputWriter(out))).rejects.toThrow(/EISDIR.*objects\/oak-chair\/index\.html/);
   });
 
   it('fails naming the page when a route does not render', async () => {
-    await expect(renderPages(app, DEFAULT_REGISTRY_URL, ['objects/no-such-object/versions/9.9.9/'], new OutputWriter(join(work, 'four')))).rejects.toThrow(
+    await expect(renderPages(appRenderer(app, DEFAULT_REGISTRY_URL), ['objects/no-such-object/versions/9.9.9/'], new OutputWriter(join(work, 'four')))).rejects.toThrow(
       /^rendering \/objects\/no-such-object\/versions\/9\.9\.9\/ answered [45]\d\d instead of 200/,
     );
   });

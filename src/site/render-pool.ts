@@ -1,0 +1,47 @@
+/**
+ * Pages rendered on worker threads, so that rendering runs on another core while this thread writes files, makes the
+ * JSON documents and feeds the search index. Each thread loads the renderer and its own copy of the site data once.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { Piscina } from 'piscina';
+import type { PageRenderer, RenderedPage } from './page-renderer.ts';
+import { portableSiteData } from './portable-site-data.ts';
+import type { RenderWorkerData } from './render-worker.ts';
+import type { SiteData } from './site-data.ts';
+
+const ENTRY = new URL('./render-worker-entry.mjs', import.meta.url).href;
+
+/** Pages each thread works on at once: enough that it never waits for the next request to arrive. */
+const PAGES_PER_THREAD = 8;
+
+/** Options of a render pool. */
+export interface RenderPoolOptions {
+  /** The renderer bundle's folder (renderer-bundle.ts). */
+  bundleDir: string;
+  origin: string;
+  threads: number;
+}
+
+/** A renderer over `threads` worker threads, each holding a copy of `data`. */
+export function renderPool(data: SiteData, options: RenderPoolOptions): PageRenderer {
+  if (!Number.isInteger(options.threads) || options.threads < 1) throw new Error(`a render pool needs at least one thread, not ${options.threads}`);
+  const workerData: RenderWorkerData = { bundleDir: options.bundleDir, origin: options.origin, data: portableSiteData(data) };
+  const pool = new Piscina<string, RenderedPage>({
+    filename: ENTRY,
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    concurrentTasksPerWorker: PAGES_PER_THREAD,
+    // Rendering awaits between its steps: a thread must keep its event loop, not block waiting for the next task.
+    atomics: 'disabled',
+    workerData,
+    // No loader flags of this process: the entry registers its own.
+    execArgv: [],
+    // Each thread gets the heap bound this process has (`ASO_BUILD_HEAP_MB`).
+    resourceLimits: { maxOldGenerationSizeMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) },
+  });
+  return {
+    render: (path) => pool.run(path),
+    inFlight: options.threads * PAGES_PER_THREAD,
+    close: () => pool.destroy(),
+  };
+}
