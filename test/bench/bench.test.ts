@@ -1,4 +1,5 @@
 /** Smoke test of `npm run bench`, as CI runs it: the 100-version registry built three times with the real Astro CLI, the table and the JSON. */
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { formatResults, runBench, type BenchResults } from '../../src/bench/run-bench.ts';
 
@@ -11,8 +12,10 @@ describe('runBench', () => {
     const s = json.sizes[0]!;
     expect(s.versions).toBe(100);
     expect(s.objects).toBe(20);
-    for (const ms of [s.generateMs, s.checkMs, s.copyMs, s.thumbnailsMs, s.fullBuildMs, s.rebuildMs, s.addOneMs]) expect(ms).toBeGreaterThan(0);
-    expect(s.floorMs).toBeCloseTo(s.copyMs + s.checkMs + s.thumbnailsMs, 6);
+    for (const ms of [s.generateMs, s.checkMs, s.copyMs, s.coldCpu.validate.cpuMs, s.coldCpu.thumbnails.cpuMs, s.fullBuildMs, s.rebuildMs, s.addOneMs]) expect(ms).toBeGreaterThan(0);
+    expect(s.coldCpu.validate.meshes).toBe(s.versions);
+    expect(s.coldCpu.thumbnails.images).toBe(s.versions);
+    expect(s.floorMs).toBeCloseTo(s.copyMs + (s.coldCpu.validate.cpuMs + s.coldCpu.thumbnails.cpuMs) / availableParallelism(), 6);
     // Each build's phases: the cold build rendered and wrote everything, the unchanged rebuild wrote nothing, the
     // rebuild after one more version wrote some files (its own, the listings and indexes) but far from all.
     const { full, rebuild, addOne } = s.phases;
@@ -58,9 +61,9 @@ describe('runBench', () => {
       "hashing >= 0.8 of Node's in-memory SHA-256",
     ]);
     const table = formatResults(json);
-    expect(table).toContain('| versions | check | cp -a dist/ | thumbnails alone | full build | rebuild (same) | rebuild (+1) |');
+    expect(table).toContain('| versions | check | cp -a dist/ | validate CPU | thumbnails CPU | floor | full build | rebuild (same) | rebuild (+1) |');
     expect(table).toContain('| search index | catalog page |');
-    expect(table).toMatch(/^\| 100 \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \| \d+\.\d s \|/m);
+    expect(table).toMatch(/^\| 100( \| \d+\.\d s){8} \|/m);
     expect(table).toContain('| versions | check | thumbnails | model | renderer | pages | documents | bytes | log | search | sweep |');
     expect(table).toMatch(/^\| 100 \| \d+\.\d \/ \d+\.\d \/ \d+\.\d \|/m);
     expect(table).toContain('Hashing 8.4 MB');
