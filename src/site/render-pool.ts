@@ -22,13 +22,14 @@ export interface RenderPoolOptions {
   threads: number;
 }
 
-/** A renderer over `threads` worker threads, each holding a copy of `data`. */
+/** A renderer over at most `threads` worker threads, each holding a copy of `data`. */
 export function renderPool(data: SiteData, options: RenderPoolOptions): PageRenderer {
   if (!Number.isInteger(options.threads) || options.threads < 1) throw new Error(`a render pool needs at least one thread, not ${options.threads}`);
   const workerData: RenderWorkerData = { bundleDir: options.bundleDir, origin: options.origin, data: portableSiteData(data) };
   const pool = new Piscina<string, RenderedPage>({
     filename: ENTRY,
-    minThreads: options.threads,
+    // Threads start with the first page asked for: a rebuild that renders nothing starts none (nor copies the data).
+    minThreads: 0,
     maxThreads: options.threads,
     concurrentTasksPerWorker: PAGES_PER_THREAD,
     // Rendering awaits between its steps: a thread must keep its event loop, not block waiting for the next task.
