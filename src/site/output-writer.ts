@@ -4,10 +4,19 @@
  * what changed and nothing else. Each folder is made once. Every path handed to it is recorded, so that what the last
  * build left and this one did not is known at the end (see stale-output.ts).
  */
-import { constants } from 'node:fs';
-import { copyFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { constants, readFileSync, statSync, type Stats } from 'node:fs';
+import { copyFile, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
+
+/**
+ * What is at `path`, or null when nothing is. Synchronous, like every look at a file already there: a rebuild looks at
+ * every file of the site, whose metadata is in memory, where a system call costs microseconds and a trip through
+ * libuv's thread pool several times that. Writing and copying stay asynchronous, many at a time.
+ */
+function statOrNull(path: string): Stats | null {
+  return statSync(path, { throwIfNoEntry: false }) ?? null;
+}
 
 /** Writes in flight at once: small writes wait on the disk, not on the CPU, so many overlap. */
 export const WRITES_IN_FLIGHT = 64;
@@ -45,8 +54,8 @@ export class OutputWriter {
       const to = this.file(path);
       // In a folder this build made there is nothing to compare with (a cold build looks at no file before writing).
       if (!(await this.folder(dirname(to)))) {
-        const old = await stat(to).catch(() => null);
-        if (old?.isFile() && old.size === bytes.length && (await readFile(to)).equals(bytes)) return false;
+        const old = statOrNull(to);
+        if (old?.isFile() && old.size === bytes.length && readFileSync(to).equals(bytes)) return false;
       }
       await writeFile(to, bytes);
       this.written.push(path);
@@ -63,7 +72,8 @@ export class OutputWriter {
     return this.limit(async () => {
       const to = this.file(path);
       const fresh = await this.folder(dirname(to));
-      const [source, target] = await Promise.all([stat(from), fresh ? null : stat(to).catch(() => null)]);
+      const source = statSync(from);
+      const target = fresh ? null : statOrNull(to);
       if (target?.isFile() && target.size === source.size && Math.abs(target.mtimeMs - source.mtimeMs) < 1) return false;
       await copyFile(from, to, constants.COPYFILE_FICLONE);
       // Times travel to the kernel as seconds in a float, which keeps about a microsecond: compared to within 1 ms above.
@@ -75,7 +85,7 @@ export class OutputWriter {
 
   /** Whether the site already holds a file at `path` (from the last build). */
   async has(path: string): Promise<boolean> {
-    return (await stat(this.file(path)).catch(() => null))?.isFile() ?? false;
+    return statOrNull(this.file(path))?.isFile() ?? false;
   }
 
   /** Keeps a file another tool wrote (or that this build keeps unchanged) as part of the site. */
@@ -97,8 +107,8 @@ export class OutputWriter {
   private folder(dir: string): Promise<boolean> {
     let made = this.folders.get(dir);
     if (!made) {
-      // With `recursive`, mkdir returns the first folder it made, or undefined when `dir` was already there.
-      made = mkdir(dir, { recursive: true }).then((first) => first !== undefined);
+      // A folder that was not there when first asked for holds no file of an earlier build.
+      made = statOrNull(dir)?.isDirectory() ? Promise.resolve(false) : mkdir(dir, { recursive: true }).then(() => true);
       this.folders.set(dir, made);
     }
     return made;
