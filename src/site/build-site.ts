@@ -103,13 +103,14 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   // From here on the output folder is written.
   await markOutputIncomplete(opts.outDir);
   const writer = new OutputWriter(opts.outDir);
-  const search = await startSearchIndex();
   // What the last build into this output folder was made from (a cache may serve several folders).
   const outTag = createHash('sha256').update(opts.outDir).digest('hex').slice(0, 16);
   const digestsFile = join(opts.cacheDir, 'pages', `${outTag}.json`);
   const digests = pageDigests(data, bundle.digest);
   const last = await readPageDigests(digestsFile);
   const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
+  const recordDigest = createHash('sha256').update([...digests].filter(([p]) => SEARCH_PAGE.test(p)).map(([p, d]) => `${p} ${d}`).sort().join('\n')).digest('hex');
+  const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), recordDigest);
   provideSiteData(data);
   // Rendering is the build's CPU work; documents, published bytes and the log are mostly waiting on the disk: all
   // four run at once, through the one writer and its writes in flight. (Their phase times overlap.)
@@ -117,7 +118,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     clock.time('pages', async () => {
       const renderer = await pageRenderer(data, bundle, opts.registryUrl, threads);
       try {
-        const done = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), unchanged });
+        // The pages not rendered again go to the search index at once, so that Pagefind reads them while others render.
+        const done = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), onKeep: (path) => search.addFromSite(path), unchanged });
         await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
         return done;
       } finally {
@@ -163,8 +165,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       }
     }),
   ]);
-  const recordDigest = createHash('sha256').update([...digests].filter(([p]) => SEARCH_PAGE.test(p)).map(([p, d]) => `${p} ${d}`).sort().join('\n')).digest('hex');
-  const stats = await clock.time('search', () => search.finish(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), recordDigest, pages.kept));
+  const stats = await clock.time('search', () => search.finish());
   await recordSearchStats(opts.cacheDir, stats);
   const removed = await clock.time('sweep', () => removeStaleOutput(opts.outDir, writer.paths));
   await markOutputComplete(opts.outDir);

@@ -15,13 +15,14 @@ export interface RenderedPages {
 
 /**
  * Renders `paths` with `renderer` and writes each page; `onPage` sees every rendered page's path and HTML. A page for
- * which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there.
+ * which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there, and
+ * handed to `onKeep` (before any page renders).
  */
 export async function renderPages(
   renderer: PageRenderer,
   paths: readonly string[],
   writer: OutputWriter,
-  options: { onPage?: (path: string, html: string) => void; unchanged?: (path: string) => boolean } = {},
+  options: { onPage?: (path: string, html: string) => void; onKeep?: (path: string) => void; unchanged?: (path: string) => boolean } = {},
 ): Promise<RenderedPages> {
   const limit = pLimit(renderer.inFlight);
   const done: RenderedPages = { rendered: [], kept: [] };
@@ -36,6 +37,7 @@ export async function renderPages(
       if (keep[i]) {
         writer.keep(pageFile(path));
         done.kept.push(path);
+        options.onKeep?.(path);
         return undefined;
       }
       done.rendered.push(path);

@@ -19,10 +19,20 @@ export interface RenderWorkerData {
 }
 
 const started = workerData as RenderWorkerData;
-provideSiteData(siteDataOf(started.data));
-const app: App = await loadRenderer({ dir: started.bundleDir });
+// Not awaited here: a thread whose module fails to load is restarted by the pool over and over, while a failure kept
+// in this promise fails each page asked for, naming its cause.
+const ready: Promise<App> = (async () => {
+  provideSiteData(siteDataOf(started.data));
+  try {
+    return await loadRenderer({ dir: started.bundleDir });
+  } catch (error) {
+    // A plain error: what crosses back to the build thread is its message.
+    throw new Error(`the page renderer in ${started.bundleDir} cannot be loaded: ${String((error as Error)?.message ?? error)}`);
+  }
+})();
+ready.catch(() => {});
 
 /** Renders one page of the site by its path. */
-export default function renderPage(path: string): Promise<RenderedPage> {
-  return renderWithApp(app, started.origin, path);
+export default async function renderPage(path: string): Promise<RenderedPage> {
+  return renderWithApp(await ready, started.origin, path);
 }

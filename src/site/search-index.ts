@@ -19,6 +19,9 @@ export const SEARCH_DIR = 'pagefind';
 /** The pages indexed: every record page. */
 export const SEARCH_PAGE = /^objects\/[^/]+\/versions\/[^/]+\/$/;
 
+/** Record pages read back from the site and not yet taken by Pagefind, at most. */
+const PAGES_READ_AHEAD = 16;
+
 /** What indexing did. */
 export interface SearchIndexStats {
   pages: number;
@@ -29,14 +32,14 @@ export interface SearchIndexStats {
 
 /** An index being fed pages. */
 export interface SearchIndexer {
-  /** Hands one page to Pagefind (it parses in its own process while the build goes on). */
+  /** True when the last build's index is kept as it is (no record page changed), so nothing needs feeding. */
+  readonly keepsLast: boolean;
+  /** Hands one rendered page to Pagefind (it parses in its own process while the build goes on). */
   add(path: string, html: string): void;
-  /**
-   * Writes the index through `writer`. `digest` stands for every record page of this build (see page-digests.ts): when
-   * it is the one the last index was made from (kept in `digestFile`) and that index is still in the site, the index is
-   * kept as it is. Otherwise the record pages not handed to `add` (not rendered again) are read from the site first.
-   */
-  finish(writer: OutputWriter, digestFile: string, digest: string, unrendered: readonly string[]): Promise<SearchIndexStats>;
+  /** Hands a page that was not rendered again to Pagefind, read back from the site (at once, while others render). */
+  addFromSite(path: string): void;
+  /** Writes the index through the writer, or keeps the last one. */
+  finish(): Promise<SearchIndexStats>;
 }
 
 /** The files of the index the last build wrote (relative to `dir`), or none when it has no entry file. */
@@ -45,27 +48,50 @@ async function lastIndex(dir: string): Promise<Array<{ path: string; bytes: numb
   return files.some((f) => f.path === 'pagefind-entry.json') ? files : [];
 }
 
-/** Starts an index of the record pages. */
-export async function startSearchIndex(): Promise<SearchIndexer> {
+/**
+ * Starts an index of the record pages written through `writer`. `digest` stands for every record page of this build
+ * (see page-digests.ts): when it is the one the last index was made from (kept in `digestFile`) and that index is still
+ * in the site, the index is kept as it is and the pages handed in are ignored. Otherwise every record page must be
+ * handed in: those rendered with `add`, the others with `addFromSite`.
+ */
+export async function startSearchIndex(writer: OutputWriter, digestFile: string, digest: string): Promise<SearchIndexer> {
   const started = performance.now();
+  const unchanged = (await readFile(digestFile, 'utf8').catch(() => '')) === digest;
+  const last = unchanged ? await lastIndex(writer.file(SEARCH_DIR)) : [];
+  if (last.length) {
+    let pages = 0;
+    return {
+      keepsLast: true,
+      add: (path) => void (SEARCH_PAGE.test(path) && pages++),
+      addFromSite: (path) => void (SEARCH_PAGE.test(path) && pages++),
+      async finish() {
+        for (const file of last) writer.keep(`${SEARCH_DIR}/${file.path}`);
+        return { pages, files: last.length, bytes: last.reduce((n, f) => n + f.bytes, 0), ms: performance.now() - started };
+      },
+    };
+  }
   const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
   if (!index) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
   const added: Array<Promise<pagefind.NewFileResponse>> = [];
-  const addPage = (path: string, html: string): void => void added.push(index.addHTMLFile({ url: `/${path}`, content: html }));
+  const addPage = (path: string, html: string): Promise<pagefind.NewFileResponse> => {
+    const response = index.addHTMLFile({ url: `/${path}`, content: html });
+    added.push(response);
+    return response;
+  };
+  // A page read back stays in memory until Pagefind has taken it: reading waits for it, a few pages ahead.
+  const read = pLimit(PAGES_READ_AHEAD);
+  const reading: Array<Promise<unknown>> = [];
   return {
+    keepsLast: false,
     add(path, html) {
-      if (SEARCH_PAGE.test(path)) addPage(path, html);
+      if (SEARCH_PAGE.test(path)) void addPage(path, html);
     },
-    async finish(writer, digestFile, digest, unrendered) {
+    addFromSite(path) {
+      if (SEARCH_PAGE.test(path)) reading.push(read(async () => addPage(path, await readFile(writer.file(pageFile(path)), 'utf8'))));
+    },
+    async finish() {
       try {
-        const unchanged = (await readFile(digestFile, 'utf8').catch(() => '')) === digest;
-        const last = unchanged ? await lastIndex(writer.file(SEARCH_DIR)) : [];
-        if (last.length) {
-          for (const file of last) writer.keep(`${SEARCH_DIR}/${file.path}`);
-          return { pages: unrendered.filter((p) => SEARCH_PAGE.test(p)).length + added.length, files: last.length, bytes: last.reduce((n, f) => n + f.bytes, 0), ms: performance.now() - started };
-        }
-        const read = pLimit(16);
-        await Promise.all(unrendered.filter((p) => SEARCH_PAGE.test(p)).map((p) => read(async () => addPage(p, await readFile(writer.file(pageFile(p)), 'utf8')))));
+        await Promise.all(reading);
         const results = await Promise.all(added);
         const failed = results.flatMap((r) => r.errors);
         if (failed.length) throw new Error(`pagefind could not read the record pages: ${failed.join('; ')}`);

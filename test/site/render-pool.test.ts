@@ -9,7 +9,7 @@ import { loadSite } from '../../src/site/load-site.ts';
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
 import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
 import { pagePaths } from '../../src/site/page-paths.ts';
-import { renderPool } from '../../src/site/render-pool.ts';
+import { renderPool, renderThreadHeapMb } from '../../src/site/render-pool.ts';
 import { loadRenderer, rendererBundle, type RendererBundle } from '../../src/site/renderer-bundle.ts';
 import { provideSiteData, type SiteData } from '../../src/site/site-data.ts';
 import { repoRoot } from '../support/build-site.ts';
@@ -58,7 +58,7 @@ describe('renderPool', () => {
   it('fails each page when the renderer cannot be loaded, naming it', async () => {
     const pool = renderPool(data, { bundleDir: join(work, 'no-renderer'), origin: DEFAULT_REGISTRY_URL, threads: 1 });
     try {
-      await expect(pool.render('')).rejects.toThrow(/no-renderer/);
+      await expect(pool.render('')).rejects.toThrow(/^the page renderer in .*no-renderer cannot be loaded: .*entry\.mjs/);
     } finally {
       await pool.close();
     }
@@ -66,6 +66,14 @@ describe('renderPool', () => {
 
   it('refuses a pool without threads', () => {
     expect(() => renderPool(data, { bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 0 })).toThrow('a render pool needs at least one thread, not 0');
+  });
+});
+
+describe('renderThreadHeapMb', () => {
+  it('is room for twice the serialized site data and the rendering, never more than the build thread has', () => {
+    expect(renderThreadHeapMb(0, 640)).toBe(256);
+    expect(renderThreadHeapMb(100 * 2 ** 20, 1900)).toBe(456);
+    expect(renderThreadHeapMb(1000 * 2 ** 20, 1900)).toBe(1900);
   });
 });
 
