@@ -4,9 +4,9 @@
  *
  * Phases: the check (every file hashed and validated, or looked up in the content-keyed cache), thumbnails (made once
  * per image, cached by content), the page renderer (Astro's build of the site's code, cached by its digest), the pages
- * (rendered with Astro's `App`, several at once, and handed to Pagefind as they come), the documents (agent.json, the
- * JSON API, feeds, sitemap: straight from the core functions), the published bytes (copied, or cloned where the file
- * system can), the log (checkpoint and tiles), the search index, and the sweep of stale files.
+ * (rendered with Astro's `App` on render threads, several at once, and handed to Pagefind as they come), the
+ * documents (agent.json, the JSON API, feeds, sitemap: straight from the core functions), the published bytes (copied,
+ * or cloned where the file system can), the log (checkpoint and tiles), the search index, and the sweep of stale files.
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
