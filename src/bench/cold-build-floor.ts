@@ -3,14 +3,14 @@
  * one thumbnail per distinct image (all cores busy: sharp resizes on its own threads), into a cache of their own.
  * Spread over the cores and added to `cp -a` of the built site, it is the floor under a cold build.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { rm } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { loadRegistry } from '../registry/load-registry.ts';
 import { isGltf, validateGltfBytes } from '../registry/validate-gltf.ts';
-import { makeThumbnail, thumbnailSource } from '../site/thumbnails.ts';
-import { createHash } from 'node:crypto';
+import { makeThumbnail, thumbnailSourceFile } from '../site/thumbnails.ts';
 
 /** CPU time (user + system, every thread of this process) and wall time of one part of the floor. */
 export interface CpuTime {
@@ -53,9 +53,8 @@ export async function measureColdBuildCpu(registryRoot: string, registryUrl: str
   });
   const images = new Map<string, string>();
   for (const v of versions) {
-    const image = thumbnailSource(v.manifest);
-    const file = image && v.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
-    if (file) images.set(image.hash, file.path);
+    const file = thumbnailSourceFile(v);
+    if (file) images.set(file.hash, file.path);
   }
   await rm(cacheDir, { recursive: true, force: true });
   const limit = pLimit(Math.max(2, availableParallelism() * 2));

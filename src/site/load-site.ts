@@ -14,7 +14,7 @@ import { formatProblem, type RegistryVersion } from '../registry/registry-model.
 import type { VersionEntry } from './version-entry.ts';
 import { readSiteLog } from './site-log.ts';
 import type { SiteData } from './site-data.ts';
-import { thumbnailOrNull, thumbnailSitePath, thumbnailSource, type Thumbnail } from './thumbnails.ts';
+import { thumbnailOrNull, thumbnailSitePath, thumbnailSourceFile, type Thumbnail } from './thumbnails.ts';
 
 /** The error the build stops with: every problem, one per line, as `npm run check` prints them. */
 export class RegistryProblemsError extends Error {
@@ -57,9 +57,8 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
   const limit = pLimit(THUMBNAILS_AT_ONCE);
   const thumbnails = new Map<RegistryVersion, Promise<Thumbnail | null>>();
   const startThumbnail = (v: RegistryVersion): void => {
-    const image = thumbnailSource(v.manifest);
-    const file = image && v.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
-    thumbnails.set(v, file ? limit(() => thumbnailOrNull(file.path, image.hash, source.cacheDir, warn)) : Promise.resolve(null));
+    const file = thumbnailSourceFile(v);
+    thumbnails.set(v, file ? limit(() => thumbnailOrNull(file.path, file.hash, source.cacheDir, warn)) : Promise.resolve(null));
   };
   const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);
   const loaded = await loadRegistry(source.registryRoot, {

@@ -32,8 +32,6 @@ export interface SearchIndexStats {
 
 /** An index being fed pages. */
 export interface SearchIndexer {
-  /** True when the last build's index is kept as it is (no record page changed), so nothing needs feeding. */
-  readonly keepsLast: boolean;
   /** Hands one rendered page to Pagefind (it parses in its own process while the build goes on). */
   add(path: string, html: string): void;
   /** Hands a page that was not rendered again to Pagefind, read back from the site (at once, while others render). */
@@ -61,7 +59,6 @@ export async function startSearchIndex(writer: OutputWriter, digestFile: string,
   if (last.length) {
     let pages = 0;
     return {
-      keepsLast: true,
       add: (path) => void (SEARCH_PAGE.test(path) && pages++),
       addFromSite: (path) => void (SEARCH_PAGE.test(path) && pages++),
       async finish() {
@@ -82,7 +79,6 @@ export async function startSearchIndex(writer: OutputWriter, digestFile: string,
   const read = pLimit(PAGES_READ_AHEAD);
   const reading: Array<Promise<unknown>> = [];
   return {
-    keepsLast: false,
     add(path, html) {
       if (SEARCH_PAGE.test(path)) void addPage(path, html);
     },

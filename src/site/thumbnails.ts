@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
 import { readSmallFile } from '../io/read-small-file.ts';
+import type { RegistryVersion } from '../registry/registry-model.ts';
 import { sriToHex } from '../core/sri.ts';
 
 /** Width of catalog thumbnails in CSS pixels. */
@@ -37,6 +38,13 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/avi
 export function thumbnailSource(manifest: Manifest): Representation | undefined {
   const candidates = [manifest.preview, ...manifest.representations].filter((r): r is Representation => !!r);
   return candidates.find((r) => IMAGE_TYPES.has(r.mediaType));
+}
+
+/** The file a version's thumbnail is made from, with its verified hash, or undefined when the version has no image. */
+export function thumbnailSourceFile(version: RegistryVersion): { path: string; hash: string } | undefined {
+  const image = thumbnailSource(version.manifest);
+  const file = image && version.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
+  return file && { path: file.path, hash: image.hash };
 }
 
 const inFlight = new Map<string, Promise<Thumbnail>>();
