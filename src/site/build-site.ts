@@ -28,7 +28,8 @@ import { renderPages } from './render-pages.ts';
 import { renderPool } from './render-pool.ts';
 import { clientFiles, loadRenderer, rendererBundle, type RendererBundle } from './renderer-bundle.ts';
 import { documentsKey, pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
-import { recordSearchStats, SEARCH_PAGE, startSearchIndex } from './search-index.ts';
+import { recordSearchStats, startSearchIndex } from './search-index.ts';
+import { searchShardDigests, searchShardOfPage, searchShardPages } from './search-shards.ts';
 import { provideSiteData, type SiteData } from './site-data.ts';
 import { indexDocuments, versionDocumentPaths, versionDocuments } from './site-documents.ts';
 import { markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
@@ -88,7 +89,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const renderer = clock.time('renderer', () => rendererBundle(opts.root, opts.registryUrl));
   renderer.catch(() => {}); // awaited below; a failure of the check is reported first
   const times: SiteLoadTimes = { checkMs: 0, thumbnailsMs: 0, modelMs: 0 };
-  const data = await loadSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn }, times);
+  const data = await loadSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env) }, times);
   clock.ms.check = times.checkMs;
   clock.ms.thumbnails = times.thumbnailsMs;
   clock.ms.model = times.modelMs;
@@ -109,8 +110,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const digests = pageDigests(data, bundle.digest);
   const last = await readPageDigests(digestsFile);
   const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
-  const recordDigest = createHash('sha256').update([...digests].filter(([p]) => SEARCH_PAGE.test(p)).map(([p, d]) => `${p} ${d}`).sort().join('\n')).digest('hex');
-  const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), recordDigest);
+  const shards = data.searchShards;
+  const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShardDigests(digests, shards), (path) => searchShardOfPage(path, shards));
   provideSiteData(data);
   // Rendering is the build's CPU work; documents, published bytes and the log are mostly waiting on the disk: all
   // four run at once, through the one writer and its writes in flight. (Their phase times overlap.)

@@ -6,13 +6,14 @@
  */
 import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
-import { groupObjects, newestFirst, tagIndex, tagSlug } from '../core/catalog.ts';
+import { groupObjects, newestFirst, tagIndex, tagSlugs } from '../core/catalog.ts';
 import type { World } from '../core/types.ts';
 import { openFileCheckCache } from '../registry/file-check-cache.ts';
 import { loadRegistry } from '../registry/load-registry.ts';
 import { formatProblem, type RegistryVersion } from '../registry/registry-model.ts';
 import type { VersionEntry } from './version-entry.ts';
 import { readSiteLog } from './site-log.ts';
+import { SEARCH_SHARD_PAGES, searchShardCount } from './search-shards.ts';
 import type { SiteData } from './site-data.ts';
 import { thumbnailOrNull, thumbnailSitePath, thumbnailSourceFile, type Thumbnail } from './thumbnails.ts';
 
@@ -34,6 +35,8 @@ export interface SiteSource {
   cacheDir: string;
   /** A thumbnail that cannot be made, named with its file and why. */
   warn?: (message: string) => void;
+  /** Record pages a shard of the search index holds, about (see search-shards.ts). */
+  searchShardPages?: number;
 }
 
 /** Thumbnails made at once: sharp works on its own threads, so a few more than the cores keep them busy. */
@@ -93,14 +96,11 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
   const worlds: World[] = [...registry.worlds].sort((a, b) => a.id.localeCompare(b.id));
   const objects = groupObjects(versions);
   const catalog = newestFirst(objects);
-  const used = new Set<string>();
-  const tags = [...tagIndex(catalog)].map(([tag, objectIds]) => {
-    let slug = tagSlug(tag);
-    for (let n = 2; used.has(slug); n++) slug = `${tagSlug(tag)}-${n}`;
-    used.add(slug);
-    return { tag, slug, objectIds };
-  });
+  const index = tagIndex(catalog);
+  const slugs = tagSlugs(index.keys());
+  const tags = [...index].map(([tag, objectIds]) => ({ tag, slug: slugs.get(tag)!, objectIds }));
   const log = await readSiteLog(source.registryRoot, source.registryUrl, keys.logKey);
   if (times) times.modelMs = performance.now() - t;
-  return { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, keys, thumbnailFiles };
+  const searchShards = searchShardCount(objects, source.searchShardPages ?? SEARCH_SHARD_PAGES);
+  return { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, keys, thumbnailFiles, searchShards };
 }

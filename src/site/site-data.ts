@@ -28,7 +28,7 @@ export interface SiteData {
   /** The catalog order: newest publication first (see `newestFirst`). */
   catalog: SiteObject[];
   worlds: World[];
-  /** Tag -> its page slug and the objects whose latest version carries it, in catalog order. */
+  /** Every tag of any version, its page slug and the objects with a version carrying it, in catalog order. */
   tags: Array<{ tag: string; slug: string; objectIds: string[] }>;
   /** The transparency log over the ledger, or null when the registry keeps no ledger. */
   log: SiteLog | null;
@@ -36,6 +36,8 @@ export interface SiteData {
   keys: RegistryKeys;
   /** Every thumbnail of the site: its site path and the cached file it is copied from. */
   thumbnailFiles: Map<string, string>;
+  /** Shards of the search index (see search-shards.ts). */
+  searchShards: number;
 }
 
 /**

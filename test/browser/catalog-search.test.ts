@@ -1,7 +1,8 @@
 /**
  * A 300-object registry built with the real build and served by the preview server: the catalog in pages linked with
  * rel="prev"/"next", each under 100 KB, and the search box, which finds an object by name and leads to its record page
- * by keyboard alone, with filters by tag and type, all from static files.
+ * by keyboard alone, with filters by tag and type, all from static files. The search index is built in shards of about
+ * 64 record pages (8 shards), which the search box merges.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +16,9 @@ import { buildSite } from '../support/build-site.ts';
 import { tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 
 const OBJECTS = 300;
+/** Record pages a shard of the search index holds, about: 300 pages make 8 shards. */
+const SHARD_PAGES = 64;
+const SHARDS = 8;
 /** The smallest valid glTF: an asset with nothing in it. */
 const gltfBytes = (label: string) => new TextEncoder().encode(JSON.stringify({ asset: { version: '2.0', generator: label } }));
 const PAGES = Math.ceil(OBJECTS / CATALOG_PAGE_SIZE);
@@ -49,7 +53,7 @@ beforeAll(async () => {
       files: n % 50 === 0 ? [{ id: 'mesh', type: 'mesh', format: 'gltf', mediaType: 'model/gltf+json', bytes: gltfBytes(`object ${n}`) }] : [{ id: 'photo', type: 'image', format: 'png', mediaType: 'image/png', bytes: png }],
     });
   }
-  const built = await buildSite({ outDir: join(parent, 'dist'), registryDir: registry.root });
+  const built = await buildSite({ outDir: join(parent, 'dist'), registryDir: registry.root, env: { ASO_SEARCH_SHARD_PAGES: String(SHARD_PAGES) } });
   if (built.code !== 0) throw new Error(`build failed:\n${built.stdout.slice(-3000)}\n${built.stderr.slice(-3000)}`);
   preview = await startPreview({ root: join(parent, 'dist'), port: 0 });
   browser = await launchBrowser();
@@ -162,6 +166,22 @@ describe('catalog thumbnails', () => {
 });
 
 describe('search', () => {
+  it('is an index in shards: the first with Pagefind\'s scripts, the others with their index files only', async () => {
+    const dist = join(parent, 'dist', 'pagefind');
+    const top = await readdir(dist);
+    expect(top.filter((f) => f.startsWith('shard-')).sort()).toEqual(Array.from({ length: SHARDS - 1 }, (_, i) => `shard-${i + 1}`).sort());
+    expect(top).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-ui.js', 'pagefind-entry.json', 'fragment']));
+    let fragments = (await readdir(join(dist, 'fragment'))).length;
+    for (let n = 1; n < SHARDS; n++) {
+      const files = await readdir(join(dist, `shard-${n}`));
+      expect(files.filter((f) => /\.(js|css)$|^wasm\./.test(f)), `shard-${n}`).toEqual([]);
+      expect(files).toEqual(expect.arrayContaining(['pagefind-entry.json', 'fragment', 'index']));
+      fragments += (await readdir(join(dist, `shard-${n}`, 'fragment'))).length;
+    }
+    // One fragment per record page, over all shards.
+    expect(fragments).toBe(OBJECTS);
+  });
+
   it('finds an object by name and reaches its record page by keyboard', async () => {
     const page = await open('/');
     const input = page.locator('.pagefind-ui__search-input');
@@ -176,6 +196,7 @@ describe('search', () => {
     await page.keyboard.type('cobalt teapot');
     const first = page.locator('.pagefind-ui__result-link').first();
     await first.waitFor();
+    // Its record page is in shard 5 of 8: the box searched the merged shards.
     expect(await first.textContent()).toContain('Cobalt teapot');
     let onResult = false;
     for (let i = 0; i < 20 && !onResult; i++) {
@@ -190,10 +211,14 @@ describe('search', () => {
   });
 
   it('filters by tag and by type, from the index the build wrote', async () => {
-    const page = await open('/');
+    let page = await open('/');
+    const merge = JSON.parse((await page.locator('#search').getAttribute('data-merge'))!) as string[];
+    expect(merge).toEqual(Array.from({ length: SHARDS - 1 }, (_, i) => `/pagefind/shard-${i + 1}/`));
     // A string, so that the test runner leaves the browser's own import() alone.
     const result = (await page.evaluate(`(async () => {
       const pagefind = await import('/pagefind/pagefind.js');
+      await pagefind.options({});
+      for (const path of ${JSON.stringify(merge)}) await pagefind.mergeIndex(path);
       const filters = await pagefind.filters();
       const count = async (term, filters) => (await pagefind.search(term, { filters })).results.length;
       return {
@@ -210,10 +235,15 @@ describe('search', () => {
     expect(result.meshes).toBe(6);
     expect(result.bamboo).toBe(1);
     expect(result.license).toBe(OBJECTS);
-    // The default UI shows the same filters beside the results.
+    await page.close();
+    // The default UI shows the same filters beside the results. A page of its own: the module above is the one the UI
+    // would import, with the shards merged into it already.
+    page = await open('/');
     await page.locator('.pagefind-ui__search-input').fill('sample');
     await page.locator('.pagefind-ui__result-link').first().waitFor();
     expect(await page.locator('.pagefind-ui__filter-panel').textContent()).toContain('kitchen');
+    // Every "Sample object" but the teapot, from all eight shards.
+    await page.locator('.pagefind-ui__message', { hasText: `${OBJECTS - 1} results` }).waitFor();
     await page.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VersionRecord } from '../../src/core/api-documents.ts';
-import { groupObjects, lastPublished, MAX_TAG_SLUG, newestFirst, tagIndex, tagSlug } from '../../src/core/catalog.ts';
+import { groupObjects, lastPublished, MAX_TAG_SLUG, newestFirst, tagIndex, tagSlug, tagSlugs } from '../../src/core/catalog.ts';
 import { record } from './records.ts';
 
 const at = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00:00Z`;
@@ -66,13 +66,19 @@ describe('tagIndex', () => {
     ]);
   });
 
-  it('ignores tags that only older or retracted versions carry', () => {
+  it('keeps the tags of older and retracted versions, so that every record page links a tag page', () => {
     const objects = groupObjects([
-      record('chair', '1.0.0', { tags: ['old'] }),
-      record('chair', '1.1.0', { tags: ['new'], createdAt: at(2) }),
+      record('chair', '1.0.0', { tags: ['old', 'wood'] }),
+      record('chair', '1.1.0', { tags: ['new', 'wood'], createdAt: at(2) }),
       record('chair', '1.2.0', { tags: ['withdrawn'], createdAt: at(3) }, retraction),
+      record('stool', '1.0.0', { tags: ['wood'] }),
     ]);
-    expect([...tagIndex(objects).keys()]).toEqual(['new']);
+    expect([...tagIndex(objects)]).toEqual([
+      ['new', ['chair']],
+      ['old', ['chair']],
+      ['withdrawn', ['chair']],
+      ['wood', ['chair', 'stool']],
+    ]);
   });
 });
 
@@ -92,6 +98,36 @@ describe('tagSlug', () => {
   it('gives "tag" when nothing URL-safe is left', () => {
     expect(tagSlug('家具')).toBe('tag');
     expect(tagSlug('!!!')).toBe('tag');
+  });
+});
+
+describe('tagSlugs', () => {
+  it('gives each tag its slug when no other tag shares it', () => {
+    expect(tagSlugs(['Wood', 'stone'])).toEqual(new Map([['Wood', 'wood'], ['stone', 'stone']]));
+  });
+
+  it('leaves a shared slug to the tag that is its own slug and numbers the others in code-point order', () => {
+    const slugs = tagSlugs(['Wood', 'WOOD', 'wood']);
+    expect(slugs.get('wood')).toBe('wood');
+    expect([slugs.get('WOOD'), slugs.get('Wood')]).toEqual(['wood-2', 'wood-3']);
+  });
+
+  it('moves no other tag when a tag with another slug comes, and skips numbers that are slugs of their own', () => {
+    const before = tagSlugs(['chair', 'Wood', 'wood-2']);
+    const after = tagSlugs(['chair', 'Wood', 'wood-2', 'vase', 'wood']);
+    expect(before.get('Wood')).toBe('wood');
+    expect(after.get('chair')).toBe(before.get('chair'));
+    expect(after.get('wood-2')).toBe('wood-2');
+    // "wood" itself comes: it takes its own slug and "Wood" takes the first number no tag owns.
+    expect([after.get('wood'), after.get('Wood')]).toEqual(['wood', 'wood-3']);
+  });
+
+  it('keeps a numbered slug of a long tag within MAX_TAG_SLUG', () => {
+    const long = 'x'.repeat(MAX_TAG_SLUG);
+    const slugs = tagSlugs([long, long.toUpperCase()]);
+    expect(slugs.get(long)).toBe(long);
+    expect(slugs.get(long.toUpperCase())!.length).toBeLessThanOrEqual(MAX_TAG_SLUG);
+    expect(new Set(slugs.values()).size).toBe(2);
   });
 });
 

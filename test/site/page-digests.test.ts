@@ -63,7 +63,7 @@ describe('pageDigests', () => {
 
   it('changes the pages of an object whose tag gets another page slug, and not those of other objects', async () => {
     const before = pageDigests(await load(), 'code-1');
-    // A tag whose slug collides with "stone" takes "stone-2" or pushes it there, depending on catalog order.
+    // A tag whose slug collides with "stone" takes "stone-2": "stone" is its own slug and keeps it.
     await writeVersion(root, { id: 'gamma-object', version: '1.0.0', tags: ['Stone'], publishedAt: '2020-01-01T00:00:00Z', files: await picture(4) });
     const data = await load();
     const after = pageDigests(data, 'code-1');
@@ -71,20 +71,30 @@ describe('pageDigests', () => {
     expect(after.get('objects/alpha-object/versions/1.0.0/')).toBe(before.get('objects/alpha-object/versions/1.0.0/'));
   });
 
-  it('keeps a version\'s documents when only a link to a tag page changes on its record page', async () => {
-    const before = pageDigests(await load(), 'code-1');
-    // delta-object's latest version carries "glass", which until now only an earlier version of epsilon-object carried.
+  it('changes no page of another object when a version brings a tag that no latest version carried', async () => {
+    // epsilon-object's earlier version carries "glass" and its latest does not: "glass" has a page all the same.
     await writeVersion(root, { id: 'epsilon-object', version: '1.0.0', tags: ['glass'], publishedAt: '2020-01-01T00:00:00Z', files: await picture(5) });
     await writeVersion(root, { id: 'epsilon-object', version: '1.1.0', tags: ['plain'], publishedAt: '2020-01-02T00:00:00Z', files: await picture(6) });
-    const middle = pageDigests(await load(), 'code-1');
-    expect(middle.size).toBeGreaterThan(before.size);
+    const middleData = await load();
+    expect(middleData.tags.find((t) => t.tag === 'glass')).toMatchObject({ slug: 'glass', objectIds: ['epsilon-object'] });
+    const middle = pageDigests(middleData, 'code-1');
     await writeVersion(root, { id: 'delta-object', version: '1.0.0', tags: ['glass'], files: await picture(7) });
     const after = pageDigests(await load(), 'code-1');
-    // epsilon@1.0.0's page now links the new "glass" tag page; its documents do not change.
-    expect(after.get('objects/epsilon-object/versions/1.0.0/')).not.toBe(middle.get('objects/epsilon-object/versions/1.0.0/'));
-    expect(after.get(documentsKey('epsilon-object', '1.0.0'))).toBe(middle.get(documentsKey('epsilon-object', '1.0.0')));
-    // Its sibling shows no "glass" tag: its page stays.
-    expect(after.get('objects/epsilon-object/versions/1.1.0/')).toBe(middle.get('objects/epsilon-object/versions/1.1.0/'));
+    for (const path of ['objects/epsilon-object/', 'objects/epsilon-object/versions/1.0.0/', 'objects/epsilon-object/versions/1.1.0/']) {
+      expect(after.get(path), path).toBe(middle.get(path));
+    }
+  });
+
+  it("keeps a version's documents when only the slug of its tag's page changes on its record page", async () => {
+    await writeVersion(root, { id: 'zeta-object', version: '1.0.0', tags: ['Metal'], files: await picture(8) });
+    const before = pageDigests(await load(), 'code-1');
+    // "metal" comes: it takes the slug "metal" and moves "Metal" to "metal-2".
+    await writeVersion(root, { id: 'eta-object', version: '1.0.0', tags: ['metal'], files: await picture(9) });
+    const data = await load();
+    expect(data.tags.filter((t) => t.slug.startsWith('metal')).map((t) => [t.tag, t.slug])).toEqual([['metal', 'metal'], ['Metal', 'metal-2']]);
+    const after = pageDigests(data, 'code-1');
+    expect(after.get('objects/zeta-object/versions/1.0.0/')).not.toBe(before.get('objects/zeta-object/versions/1.0.0/'));
+    expect(after.get(documentsKey('zeta-object', '1.0.0'))).toBe(before.get(documentsKey('zeta-object', '1.0.0')));
   });
 });
 

@@ -135,7 +135,8 @@ describe('the files a rebuild writes', () => {
   let root: string;
   let out: string;
   const build = async (): Promise<string> => {
-    const run = await buildSite({ outDir: out, registryDir: root, cacheDir: join(parent, 'cache') });
+    // Shards of the search index of one record page, about: these objects make two, delta-object alone in shard 0.
+    const run = await buildSite({ outDir: out, registryDir: root, cacheDir: join(parent, 'cache'), env: { ASO_SEARCH_SHARD_PAGES: '1' } });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     return run.stdout;
   };
@@ -145,7 +146,7 @@ describe('the files a rebuild writes', () => {
     parent = reg.parent;
     root = reg.root;
     out = join(parent, 'dist');
-    for (const [i, id] of ['alpha-object', 'beta-object', 'gamma-object'].entries()) {
+    for (const [i, id] of ['alpha-object', 'beta-object', 'gamma-object', 'delta-object'].entries()) {
       await writeVersion(root, { id, version: '1.0.0', tags: ['shared', id], publishedAt: `2026-01-0${i + 1}T00:00:00Z`, files: picture(await pngBytes(8 + i, 8, { r: 40 * i, g: 90, b: 20 })) });
     }
     await writeLedger();
@@ -177,7 +178,10 @@ describe('the files a rebuild writes', () => {
     // The new version's own files.
     for (const f of ['index.html', 'agent.json', 'aso.object.json', 'representations/picture.png']) expect(changed).toContain(`objects/beta-object/versions/1.1.0/${f}`);
     // Other objects: not one file written.
-    expect(changed.filter((f) => /alpha-object|gamma-object/.test(f))).toEqual([]);
+    expect(changed.filter((f) => /alpha-object|gamma-object|delta-object/.test(f))).toEqual([]);
+    // The search index: the shard of beta-object is made again, the other one (with Pagefind's scripts) is left alone.
+    expect(changed.filter((f) => f.startsWith('pagefind/shard-1/'))).toEqual(expect.arrayContaining([expect.stringMatching(/^pagefind\/shard-1\/pagefind\.en_\w+\.pf_meta$/)]));
+    expect(changed.filter((f) => f.startsWith('pagefind/') && !f.startsWith('pagefind/shard-'))).toEqual([]);
     // The published bytes of the object's earlier version stay as they were.
     expect(changed.filter((f) => f.startsWith('objects/beta-object/versions/1.0.0/representations/') || f === 'objects/beta-object/versions/1.0.0/aso.object.json')).toEqual([]);
     // What did change is the version, its object's pages and documents, and the site's indexes.
