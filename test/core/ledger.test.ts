@@ -51,7 +51,7 @@ describe('appendToLedger and verifyLedger', () => {
     expect(JSON.parse(a!)).toEqual({ seq: 1, ...pub(1) });
     expect(JSON.parse(b!).prev).toBe(sri(a!));
     expect(JSON.parse(c!).prev).toBe(sri(b!));
-    expect(await lineHash(c!)).toBe(sri(c!));
+    expect(lineHash(c!)).toBe(sri(c!));
     const verified = await verifyLedger(text);
     expect(verified.problems).toEqual([]);
     expect(verified.entries.map((e) => e.seq)).toEqual([1, 2, 3]);
