@@ -29,7 +29,7 @@ import { renderPool } from './render-pool.ts';
 import { clientFiles, loadRenderer, rendererBundle, type RendererBundle } from './renderer-bundle.ts';
 import { documentsKey, pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
 import { recordSearchStats, startSearchIndex } from './search-index.ts';
-import { searchShardDigests, searchShardOfPage, searchShardPages } from './search-shards.ts';
+import { searchShardOfPage, searchShardPages, searchShards } from './search-shards.ts';
 import { provideSiteData, type SiteData } from './site-data.ts';
 import { indexDocuments, versionDocumentPaths, versionDocuments } from './site-documents.ts';
 import { markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
@@ -111,7 +111,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const last = await readPageDigests(digestsFile);
   const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
   const shards = data.searchShards;
-  const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShardDigests(digests, shards), (path) => searchShardOfPage(path, shards));
+  const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShards(digests, shards), (path) => searchShardOfPage(path, shards));
   provideSiteData(data);
   // Rendering is the build's CPU work; documents, published bytes and the log are mostly waiting on the disk: all
   // four run at once, through the one writer and its writes in flight. (Their phase times overlap.)

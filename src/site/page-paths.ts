@@ -2,7 +2,8 @@
 import { CATALOG_PAGE_SIZE } from '../core/paging.ts';
 import { objectPagePath, versionPagePath } from '../core/paths.ts';
 import { laterPages, TAG_LIST_PAGE_SIZE } from './listings.ts';
-import type { SiteData } from './site-data.ts';
+import { searchShardOf } from './search-shards.ts';
+import type { SiteData, SiteObject } from './site-data.ts';
 
 /** The page every host answers for a path the site does not have. */
 export const NOT_FOUND_PAGE = '404.html';
@@ -15,10 +16,17 @@ export function pagePaths(data: SiteData): string[] {
     'tags/',
     ...laterPages(data.tags.length, TAG_LIST_PAGE_SIZE).map((n) => `tags/page/${n}/`),
     ...data.tags.flatMap((t) => [`tags/${t.slug}/`, ...laterPages(t.objectIds.length, CATALOG_PAGE_SIZE).map((n) => `tags/${t.slug}/page/${n}/`)]),
-    ...data.objects.flatMap((o) => [objectPagePath(o.id), ...o.versions.map((v) => versionPagePath(o.id, v.manifest.version))]),
+    // Objects shard by shard, so that each shard of the search index is complete, and written, early in the build.
+    ...objectsByShard(data).flatMap((o) => [objectPagePath(o.id), ...o.versions.map((v) => versionPagePath(o.id, v.manifest.version))]),
     ...data.worlds.map((w) => `worlds/${w.id}/`),
     NOT_FOUND_PAGE,
   ];
+}
+
+/** The objects in the order of their search shard, then of their id. */
+function objectsByShard(data: SiteData): SiteObject[] {
+  const shard = new Map(data.objects.map((o) => [o.id, searchShardOf(o.id, data.searchShards)]));
+  return [...data.objects].sort((a, b) => shard.get(a.id)! - shard.get(b.id)! || (a.id < b.id ? -1 : 1));
 }
 
 /** The file a page is written to, relative to the site root. */

@@ -49,6 +49,12 @@ async function lastShard(dir: string, n: number): Promise<Array<{ path: string; 
   return files.some((f) => f.path === 'pagefind-entry.json') ? files : [];
 }
 
+/** `promise`, marked as handled: it is awaited later, and may fail before that without stopping the process. */
+function settledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
 /** The shard digests the last build recorded, or none. */
 async function lastDigests(file: string): Promise<string[]> {
   try {
@@ -59,37 +65,71 @@ async function lastDigests(file: string): Promise<string[]> {
   }
 }
 
+/** One shard of the index as the build plans it: the digest of its record pages and how many there are. */
+export interface SearchShard {
+  digest: string;
+  pages: number;
+}
+
 /**
- * Starts an index of the record pages written through `writer`, in shards: `digests` has one digest per shard of the
- * record pages it holds, and `shardOf` names the shard of a record page (undefined for other pages). A shard whose digest
- * is the one the last build recorded in `digestFile`, and whose files are still in the site, is kept as it is and its
- * pages are ignored. Every record page of the other shards must be handed in: those rendered with `add`, the others
- * with `addFromSite`.
+ * Starts an index of the record pages written through `writer`, in `shards` (see search-shards.ts); `shardOf` names
+ * the shard of a record page (undefined for other pages). A shard whose digest is the one the last build recorded in
+ * `digestFile`, and whose files are still in the site, is kept as it is and its pages are ignored. Every record page of
+ * the other shards must be handed in: those rendered with `add`, the others with `addFromSite`. A shard is written, and
+ * Pagefind lets go of it, as soon as its last page is in: Pagefind holds the shards being filled, not the whole index.
  */
-export async function startSearchIndex(writer: OutputWriter, digestFile: string, digests: string[], shardOf: (path: string) => number | undefined): Promise<SearchIndexer> {
+export async function startSearchIndex(
+  writer: OutputWriter,
+  digestFile: string,
+  shards: readonly SearchShard[],
+  shardOf: (path: string) => number | undefined,
+): Promise<SearchIndexer> {
   const started = performance.now();
   const last = await lastDigests(digestFile);
-  const kept = await Promise.all(digests.map((digest, n) => (last.length === digests.length && last[n] === digest ? lastShard(writer.file(searchShardDir(n)), n) : [])));
-  const indexes = new Map<number, Promise<pagefind.PagefindIndex>>();
-  /** The Pagefind index of shard `n`, made on its first page (Pagefind's process starts with the first). */
-  const indexOf = (n: number): Promise<pagefind.PagefindIndex> => {
-    let index = indexes.get(n);
-    if (!index) {
-      index = pagefind.createIndex({ forceLanguage: 'en' }).then(({ index, errors }) => {
+  const same = (n: number): boolean => last.length === shards.length && last[n] === shards[n]!.digest;
+  const kept = await Promise.all(shards.map((_, n) => (same(n) ? lastShard(writer.file(searchShardDir(n)), n) : [])));
+  /** The shards indexed by this build: Pagefind's index, the pages handed to it and those still to come. */
+  const filling = new Map<number, { index: Promise<pagefind.PagefindIndex>; added: Array<Promise<pagefind.NewFileResponse>>; left: number }>();
+  const written: Array<Promise<{ files: number; bytes: number }>> = [];
+  let pages = 0;
+
+  /** Shard `n` as it is being filled, with a Pagefind index made on its first page (Pagefind starts with the first). */
+  const shardState = (n: number) => {
+    let state = filling.get(n);
+    if (!state) {
+      const index = pagefind.createIndex({ forceLanguage: 'en' }).then(({ index, errors }) => {
         if (!index) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
         return index;
       });
-      indexes.set(n, index);
+      state = { index, added: [], left: shards[n]!.pages };
+      filling.set(n, state);
     }
-    return index;
+    return state;
   };
-  let pages = 0;
-  const added: Array<Promise<pagefind.NewFileResponse>> = [];
+
+  /** Writes shard `n` once every page is in, and lets Pagefind drop it. */
+  const writeShard = async (n: number): Promise<{ files: number; bytes: number }> => {
+    const state = shardState(n);
+    const failed = (await Promise.all(state.added)).flatMap((r) => r.errors);
+    if (failed.length) throw new Error(`pagefind could not read the record pages: ${failed.join('; ')}`);
+    const index = await state.index;
+    const { files, errors } = await index.getFiles();
+    if (errors.length) throw new Error(`pagefind could not write ${searchShardDir(n)}/: ${errors.join('; ')}`);
+    await index.deleteIndex();
+    const own = n === 0 ? files : files.filter((f) => SHARD_FILE.test(f.path));
+    await Promise.all(own.map((f) => writer.write(`${searchShardDir(n)}/${f.path}`, f.content)));
+    return { files: own.length, bytes: own.reduce((sum, f) => sum + f.content.byteLength, 0) };
+  };
+
   const addPage = (n: number, path: string, html: string): Promise<pagefind.NewFileResponse> => {
-    const response = indexOf(n).then((index) => index.addHTMLFile({ url: `/${path}`, content: html }));
-    added.push(response);
+    const state = shardState(n);
+    const response = state.index.then((index) => index.addHTMLFile({ url: `/${path}`, content: html }));
+    state.added.push(response);
+    state.left -= 1;
+    if (state.left === 0) written.push(settledLater(writeShard(n)));
     return response;
   };
+
   /** The shard a page is indexed in by this build, or undefined when it is no record page or its shard is kept. */
   const indexedShard = (path: string): number | undefined => {
     const n = shardOf(path);
@@ -110,34 +150,32 @@ export async function startSearchIndex(writer: OutputWriter, digestFile: string,
       if (n !== undefined) reading.push(read(async () => addPage(n, path, await readFile(writer.file(pageFile(path)), 'utf8'))));
     },
     async finish() {
-      let files = 0;
-      let bytes = 0;
       try {
         await Promise.all(reading);
-        // A shard that is not kept gets an index even when no page came (a registry without versions has its scripts).
-        for (const [n, shard] of kept.entries()) if (!shard.length) void indexOf(n);
-        const results = await Promise.all(added);
-        const failed = results.flatMap((r) => r.errors);
-        if (failed.length) throw new Error(`pagefind could not read the record pages: ${failed.join('; ')}`);
+        for (const [n, shard] of shards.entries()) {
+          if (kept[n]!.length) continue;
+          const state = filling.get(n);
+          // A registry without versions has one empty shard: its index is Pagefind's scripts and an empty entry.
+          if (shard.pages === 0 && !state) written.push(settledLater(writeShard(n)));
+          else if (!state || state.left > 0) {
+            throw new Error(`search shard ${n} got ${shard.pages - (state?.left ?? shard.pages)} of its ${shard.pages} record pages; every record page of a shard indexed again must be handed in`);
+          }
+        }
+        const done = await Promise.all(written);
+        let files = done.reduce((sum, d) => sum + d.files, 0);
+        let bytes = done.reduce((sum, d) => sum + d.bytes, 0);
         for (const [n, shard] of kept.entries()) {
-          if (indexes.has(n) || !shard.length) continue;
           for (const file of shard) writer.keep(`${searchShardDir(n)}/${file.path}`);
           files += shard.length;
           bytes += shard.reduce((sum, f) => sum + f.bytes, 0);
         }
-        for (const [n, index] of [...indexes].sort(([a], [b]) => a - b)) {
-          const { files: written, errors } = await (await index).getFiles();
-          if (errors.length) throw new Error(`pagefind could not write ${searchShardDir(n)}/: ${errors.join('; ')}`);
-          const own = n === 0 ? written : written.filter((f) => SHARD_FILE.test(f.path));
-          await Promise.all(own.map((f) => writer.write(`${searchShardDir(n)}/${f.path}`, f.content)));
-          files += own.length;
-          bytes += own.reduce((sum, f) => sum + f.content.byteLength, 0);
-        }
         await mkdir(dirname(digestFile), { recursive: true });
-        await writeFile(digestFile, JSON.stringify(digests));
-        return { pages, files, bytes, ms: performance.now() - started, shards: digests.length, indexedShards: indexes.size };
+        await writeFile(digestFile, JSON.stringify(shards.map((s) => s.digest)));
+        return { pages, files, bytes, ms: performance.now() - started, shards: shards.length, indexedShards: filling.size };
       } finally {
-        if (indexes.size) await pagefind.close();
+        // Every shard's promises are settled before Pagefind goes (a failed one must not be left unhandled).
+        await Promise.allSettled(written);
+        if (filling.size) await pagefind.close();
       }
     },
   };

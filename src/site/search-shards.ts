@@ -62,14 +62,14 @@ export function searchShardOfPage(path: string, count: number): number | undefin
 }
 
 /**
- * A digest per shard of the record pages it holds (their paths and page digests, see page-digests.ts) and the number
- * of shards: a shard whose digest is the last build's holds the same pages as then.
+ * Each shard's record pages as a digest of their paths and page digests (see page-digests.ts) and the number of
+ * shards, with how many there are: a shard whose digest is the last build's holds the same pages as then.
  */
-export function searchShardDigests(pageDigests: ReadonlyMap<string, string>, count: number): string[] {
+export function searchShards(pageDigests: ReadonlyMap<string, string>, count: number): Array<{ digest: string; pages: number }> {
   const lines: string[][] = Array.from({ length: count }, () => []);
   for (const [path, digest] of pageDigests) {
     const n = searchShardOfPage(path, count);
     if (n !== undefined) lines[n]!.push(`${path} ${digest}`);
   }
-  return lines.map((l) => createHash('sha256').update(`shards ${count}\n${l.sort().join('\n')}`).digest('hex'));
+  return lines.map((l) => ({ digest: createHash('sha256').update(`shards ${count}\n${l.sort().join('\n')}`).digest('hex'), pages: l.length }));
 }

@@ -4,11 +4,11 @@ import {
   MAX_SEARCH_SHARDS,
   SEARCH_SHARD_PAGES,
   searchShardCount,
-  searchShardDigests,
-  searchShardDir,
+    searchShardDir,
   searchShardOf,
   searchShardOfPage,
   searchShardPages,
+  searchShards,
 } from '../../src/site/search-shards.ts';
 
 /** `n` objects of `versions` versions each. */
@@ -65,22 +65,28 @@ describe('searchShardOfPage and searchShardDir', () => {
   });
 });
 
-describe('searchShardDigests', () => {
+describe('searchShards', () => {
   const pages = new Map(objects(64).flatMap(({ id }) => [[`objects/${id}/versions/1.0.0/`, `digest of ${id}`], [`objects/${id}/`, 'object page'], [`documents:objects/${id}/versions/1.0.0/`, 'documents']]));
 
+  it('counts the record pages of each shard, and only record pages', () => {
+    const shards = searchShards(pages, 8);
+    expect(shards.reduce((n, s) => n + s.pages, 0)).toBe(64);
+    expect(shards[searchShardOf('object-5', 8)]!.pages).toBe(objects(64).filter((o) => searchShardOf(o.id, 8) === searchShardOf('object-5', 8)).length);
+  });
+
   it('changes the digest of the shard whose record page changed, and of no other', () => {
-    const before = searchShardDigests(pages, 8);
+    const before = searchShards(pages, 8).map((s) => s.digest);
     const changed = new Map(pages).set('objects/object-5/versions/1.0.0/', 'another digest');
-    const after = searchShardDigests(changed, 8);
+    const after = searchShards(changed, 8).map((s) => s.digest);
     const shard = searchShardOf('object-5', 8);
     for (let n = 0; n < 8; n++) expect(after[n] === before[n], `shard ${n}`).toBe(n !== shard);
   });
 
   it('changes the digest of the shard a version is added to, and every digest when the count changes', () => {
-    const before = searchShardDigests(pages, 8);
+    const before = searchShards(pages, 8).map((s) => s.digest);
     const added = new Map(pages).set('objects/object-5/versions/1.1.0/', 'new');
-    expect(searchShardDigests(added, 8).filter((d, n) => d !== before[n])).toHaveLength(1);
-    const other = searchShardDigests(pages, 4);
+    expect(searchShards(added, 8).map((s) => s.digest).filter((d, n) => d !== before[n])).toHaveLength(1);
+    const other = searchShards(pages, 4).map((s) => s.digest);
     expect(other.some((d) => before.includes(d))).toBe(false);
   });
 });
