@@ -12,6 +12,11 @@ export interface FileDigest {
   bytes?: Uint8Array;
 }
 
+/** The `sha256-<base64>` hash of bytes in memory, synchronously (WebCrypto's digest is a promise and a thread hop each). */
+export function sriOfBytes(bytes: Uint8Array): string {
+  return `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
+}
+
 /** Something that hashes a file; a content-keyed cache can wrap `sha256File` with this shape. */
 export type FileHasher = (path: string) => Promise<FileDigest>;
 

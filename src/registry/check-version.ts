@@ -2,13 +2,12 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import type { GltfCheck } from '../core/gltf-rules.ts';
 import { representationUrl } from '../core/paths.ts';
-import { sriOf } from '../core/sri.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
 import { manifestProblems } from '../core/validate-manifest.ts';
 import { publicationProblems } from './check-publication.ts';
 import { readRegistryJson } from './read-registry-json.ts';
 import { signatureProblems, type SignatureRules } from './check-signature.ts';
-import type { FileDigest, FileHasher } from '../io/hash-file.ts';
+import { sriOfBytes, type FileDigest, type FileHasher } from '../io/hash-file.ts';
 import type { LimitFunction } from 'p-limit';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
@@ -129,7 +128,7 @@ export async function checkVersion(
     return { problems, verified };
   }
   const read = await readRegistryJson(manifestFile);
-  const manifestHash = 'bytes' in read ? await sriOf(read.bytes) : null;
+  const manifestHash = 'bytes' in read ? sriOfBytes(read.bytes) : null;
   let manifest: Record<string, unknown> | undefined;
   let manifestOk = false;
   if ('error' in read) at(manifestFile, read.error, read.pointer);

@@ -15,7 +15,7 @@ import type { VersionEntry } from './version-entry.ts';
 import { readSiteLog } from './site-log.ts';
 import { SEARCH_SHARD_PAGES, searchShardCount } from './search-shards.ts';
 import type { SiteData } from './site-data.ts';
-import { thumbnailOrNull, thumbnailSitePath, thumbnailSourceFile, type Thumbnail } from './thumbnails.ts';
+import { openThumbnailIndex, saveThumbnailIndex, thumbnailOrNull, thumbnailSitePath, thumbnailSourceFile, type Thumbnail } from './thumbnails.ts';
 
 /** The error the build stops with: every problem, one per line, as `npm run check` prints them. */
 export class RegistryProblemsError extends Error {
@@ -61,8 +61,9 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
   const thumbnails = new Map<RegistryVersion, Promise<Thumbnail | null>>();
   const startThumbnail = (v: RegistryVersion): void => {
     const file = thumbnailSourceFile(v);
-    thumbnails.set(v, file ? limit(() => thumbnailOrNull(file.path, file.hash, source.cacheDir, warn)) : Promise.resolve(null));
+    thumbnails.set(v, file ? limit(() => thumbnailOrNull(file.path, file.hash, source.cacheDir, warn, thumbnailIndex)) : Promise.resolve(null));
   };
+  const thumbnailIndex = await openThumbnailIndex(source.cacheDir);
   const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);
   const loaded = await loadRegistry(source.registryRoot, {
     registryUrl: source.registryUrl,
@@ -91,6 +92,7 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
       };
     }),
   );
+  await saveThumbnailIndex(source.cacheDir, thumbnailIndex);
   if (times) times.thumbnailsMs = performance.now() - t;
   t = performance.now();
   const worlds: World[] = [...registry.worlds].sort((a, b) => a.id.localeCompare(b.id));

@@ -37,6 +37,8 @@ export class OutputWriter {
   readonly written: string[] = [];
   /** Each folder of the site and whether this build made it (true) or found it (false). */
   private readonly folders = new Map<string, Promise<boolean>>();
+  /** The folders this build made (absolute paths): they hold nothing but this build's files. */
+  readonly madeFolders = new Set<string>();
   private readonly limit = pLimit(WRITES_IN_FLIGHT);
 
   constructor(readonly outDir: string) {}
@@ -108,7 +110,12 @@ export class OutputWriter {
     let made = this.folders.get(dir);
     if (!made) {
       // A folder that was not there when first asked for holds no file of an earlier build.
-      made = statOrNull(dir)?.isDirectory() ? Promise.resolve(false) : mkdir(dir, { recursive: true }).then(() => true);
+      made = statOrNull(dir)?.isDirectory()
+        ? Promise.resolve(false)
+        : mkdir(dir, { recursive: true }).then(() => {
+            this.madeFolders.add(dir);
+            return true;
+          });
       this.folders.set(dir, made);
     }
     return made;

@@ -25,10 +25,10 @@ export async function markOutputComplete(outDir: string): Promise<void> {
 /**
  * Removes every file in `outDir` that is not in `keep` (site paths, `/`-separated, of every file this build owns,
  * written now or left unchanged), then the folders left empty; a top-level `.git` and the build's marker are left
- * alone. Returns the number of
- * files removed.
+ * alone. Folders in `made` (absolute paths) were made by this build, so they hold only its files and are not looked
+ * into: a cold build lists no folder. Returns the number of files removed.
  */
-export async function removeStaleOutput(outDir: string, keep: ReadonlySet<string>): Promise<number> {
+export async function removeStaleOutput(outDir: string, keep: ReadonlySet<string>, made: ReadonlySet<string> = new Set()): Promise<number> {
   let removed = 0;
   const sweep = async (dir: string, prefix: string): Promise<boolean> => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -37,7 +37,7 @@ export async function removeStaleOutput(outDir: string, keep: ReadonlySet<string
         const path = join(dir, entry.name);
         // A deploy checkout in the output folder (GitHub Pages from a worktree, say) is not ours.
         if (prefix === '' && (entry.name === '.git' || entry.name === INCOMPLETE_MARKER)) return true;
-        if (entry.isDirectory()) return sweep(path, `${prefix}${entry.name}/`);
+        if (entry.isDirectory()) return made.has(path) || sweep(path, `${prefix}${entry.name}/`);
         if (keep.has(`${prefix}${entry.name}`)) return true;
         await rm(path, { force: true });
         removed++;

@@ -1,8 +1,9 @@
 /** Catalog thumbnails made with sharp from a version's preview or first image, cached by content hash. */
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
+import { writeFileAtomic } from '../io/atomic-file.ts';
 import { readSmallFile } from '../io/read-small-file.ts';
 import type { RegistryVersion } from '../registry/registry-model.ts';
 import { sriToHex } from '../core/sri.ts';
@@ -55,12 +56,54 @@ sharp.concurrency(1);
 
 const inFlight = new Map<string, Promise<Thumbnail>>();
 
+/**
+ * The cache's index of its thumbnail records (`thumbnails/index.json`): a build reads one file, and lists the folder
+ * once, instead of reading a record and looking for an image per version. The records stay the source of truth: a
+ * thumbnail the index does not list, or whose image is gone, is looked up as before.
+ */
+const INDEX_FILE = 'index.json';
+
+/** The index of a cache's thumbnails as one build reads and extends it. */
+export interface ThumbnailIndex {
+  records: Map<string, { width: number; height: number }>;
+  /** The names in the cache's folder when the build began. */
+  files: Set<string>;
+  /** Records this build added to the index. */
+  added: number;
+}
+
+/** Reads the index of `cache`'s thumbnails (an empty one when there is none) and lists the cache's folder. */
+export async function openThumbnailIndex(cache: string): Promise<ThumbnailIndex> {
+  const dir = join(cache, 'thumbnails');
+  const records = new Map<string, { width: number; height: number }>();
+  try {
+    const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as { format?: unknown; records?: Record<string, unknown> };
+    if (index.format === RECORD_FORMAT && index.records && typeof index.records === 'object') {
+      for (const [key, size] of Object.entries(index.records)) {
+        if (Array.isArray(size) && Number.isInteger(size[0]) && Number.isInteger(size[1])) records.set(key, { width: size[0] as number, height: size[1] as number });
+      }
+    }
+  } catch {
+    // No index yet, or a torn one: every thumbnail is looked up by its record.
+  }
+  const files = new Set(await readdir(dir).catch(() => [] as string[]));
+  return { records, files, added: 0 };
+}
+
+/** Writes `index` into `cache` when this build found or made thumbnails it did not list. */
+export async function saveThumbnailIndex(cache: string, index: ThumbnailIndex): Promise<void> {
+  if (!index.added) return;
+  const records = Object.fromEntries([...index.records].map(([key, size]) => [key, [size.width, size.height]]));
+  await mkdir(join(cache, 'thumbnails'), { recursive: true });
+  await writeFileAtomic(join(cache, 'thumbnails', INDEX_FILE), JSON.stringify({ format: RECORD_FORMAT, records }));
+}
+
 /** Makes (or reuses) the thumbnail of an image file whose verified hash is `hash`; the same image is made once. */
-export function makeThumbnail(source: string, hash: string, cache: string): Promise<Thumbnail> {
+export function makeThumbnail(source: string, hash: string, cache: string, index?: ThumbnailIndex): Promise<Thumbnail> {
   const id = `${cache}\u0000${hash}`;
   let pending = inFlight.get(id);
   if (!pending) {
-    pending = makeThumbnailOnce(source, hash, cache);
+    pending = makeThumbnailOnce(source, hash, cache, index ?? { records: new Map(), files: new Set(), added: 0 });
     inFlight.set(id, pending);
   }
   return pending;
@@ -70,23 +113,29 @@ export function makeThumbnail(source: string, hash: string, cache: string): Prom
  * The thumbnail of an image, or null when sharp cannot make one (pixels the check's header test could not see, say):
  * `warn` names the file and why, and the version's pages show no thumbnail rather than the build stopping.
  */
-export async function thumbnailOrNull(source: string, hash: string, cache: string, warn: (message: string) => void): Promise<Thumbnail | null> {
+export async function thumbnailOrNull(source: string, hash: string, cache: string, warn: (message: string) => void, index?: ThumbnailIndex): Promise<Thumbnail | null> {
   try {
-    return await makeThumbnail(source, hash, cache);
+    return await makeThumbnail(source, hash, cache, index);
   } catch (error) {
     warn(`${source}: no thumbnail: ${(error as Error).message}`);
     return null;
   }
 }
 
-async function makeThumbnailOnce(source: string, hash: string, cache: string): Promise<Thumbnail> {
+async function makeThumbnailOnce(source: string, hash: string, cache: string, index: ThumbnailIndex): Promise<Thumbnail> {
   const key = `${sriToHex(hash)}-w${THUMBNAIL_WIDTH}`;
   const dir = join(cache, 'thumbnails');
   const meta = join(dir, `${key}.json`);
   const file = join(dir, `${key}.webp`);
+  const listed = index.records.get(key);
+  if (listed && index.files.has(basename(file))) return { ...listed, file };
   // The record keeps only the size: the file is found from wherever the cache is now (it may have moved).
   const cached = await readCachedRecord(meta, file);
-  if (cached.size) return { ...cached.size, file };
+  if (cached.size) {
+    index.records.set(key, cached.size);
+    index.added++;
+    return { ...cached.size, file };
+  }
   await mkdir(dir, { recursive: true });
   // A small image is read in one piece: libvips reading a file itself opens and seeks it many times over.
   const info = await sharp((await readSmallFile(source)) ?? source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78 }).toFile(file);
@@ -94,6 +143,8 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string): P
   if (cached.stale) await rm(join(dir, `${key}.jpg`), { force: true });
   // Written last and in place: a torn or missing record only means the thumbnail is made again.
   await writeFile(meta, JSON.stringify({ format: RECORD_FORMAT, width: info.width, height: info.height }));
+  index.records.set(key, { width: info.width, height: info.height });
+  index.added++;
   return { width: info.width, height: info.height, file };
 }
 

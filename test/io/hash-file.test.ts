@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSmallFileWhole, sha256File } from '../../src/io/hash-file.ts';
+import { hashSmallFileWhole, sha256File, sriOfBytes } from '../../src/io/hash-file.ts';
+import { sriOf } from '../../src/core/sri.ts';
 import { WHOLE_FILE_BYTES } from '../../src/io/read-small-file.ts';
 
 describe('sha256File', () => {
@@ -53,5 +54,14 @@ describe('hashSmallFileWhole', () => {
     const bytes = new Uint8Array(WHOLE_FILE_BYTES + 1).map((_, i) => (i * 13) % 251);
     await writeFile(join(dir, 'large'), bytes);
     expect(await hashSmallFileWhole(join(dir, 'large'))).toEqual({ byteLength: bytes.length, hash: sri(bytes) });
+  });
+});
+
+describe('sriOfBytes', () => {
+  it('gives the SRI string WebCrypto gives for the same bytes', async () => {
+    for (const bytes of [new Uint8Array(), new TextEncoder().encode('{"schema":"aso/object/v0.1"}\n'), new Uint8Array(70_000).fill(7)]) {
+      expect(sriOfBytes(bytes)).toBe(await sriOf(bytes));
+    }
+    expect(sriOfBytes(new Uint8Array())).toBe('sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
   });
 });

@@ -49,6 +49,8 @@ describe('a rebuild into the last build’s dist/', () => {
     // PNGs, so a rebuild that read them as its own would differ from a build into an empty folder.
     const thumbs = join(parent, 'cache', 'thumbnails');
     const jpeg = await sharp(await pngBytes(3, 2)).jpeg().toBuffer();
+    // An older build kept no index of its records (thumbnails.ts, INDEX_FILE) either.
+    await rm(join(thumbs, 'index.json'));
     oldThumbnails = (await readdir(thumbs)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
     for (const key of oldThumbnails) {
       await writeFile(join(thumbs, `${key}.json`), JSON.stringify({ width: 3, height: 2 }));

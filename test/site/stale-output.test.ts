@@ -32,6 +32,16 @@ describe('removeStaleOutput', () => {
     expect(left).toEqual(['index.html', 'objects', 'objects/a', 'objects/a/versions', 'objects/a/versions/1.0.0', 'objects/a/versions/1.0.0/aso.object.json', 'objects/a/versions/1.0.0/index.html']);
   });
 
+  it('does not look into a folder this build made: it holds only this build\'s files', async () => {
+    const keep = new Set([await file('objects/new/index.html'), await file('objects/old/index.html')]);
+    await file('objects/old/stale.json');
+    // Put there behind the build's back: a folder the build made is trusted to hold only what it wrote.
+    await file('objects/new/untracked.json');
+    expect(await removeStaleOutput(out, keep, new Set([join(out, 'objects', 'new')]))).toBe(1);
+    expect((await readdir(join(out, 'objects', 'old'))).sort()).toEqual(['index.html']);
+    expect((await readdir(join(out, 'objects', 'new'))).sort()).toEqual(['index.html', 'untracked.json']);
+  });
+
   it('leaves the marker of the build in progress alone', async () => {
     await markOutputIncomplete(out);
     await file('old.html');

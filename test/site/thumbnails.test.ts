@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sriToHex } from '../../src/core/sri.ts';
 import { imageProblem } from '../../src/registry/check-image.ts';
-import { makeThumbnail, thumbnailOrNull } from '../../src/site/thumbnails.ts';
+import { makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailOrNull } from '../../src/site/thumbnails.ts';
 import { pngBytes, sri } from '../support/fixture-registry.ts';
 
 describe('makeThumbnail', () => {
@@ -39,6 +39,35 @@ describe('makeThumbnail', () => {
     expect(moved.file.startsWith(join(dir, 'cache-moved'))).toBe(true);
     expect(moved).toMatchObject({ width: 320, height: 160 });
     expect(Math.abs((await stat(moved.file)).mtimeMs - made)).toBeLessThan(1);
+  });
+
+  it('lists what it made in the cache\'s index, where the next build finds the size without reading the record', async () => {
+    const cache = join(dir, 'cache-index');
+    const index = await openThumbnailIndex(cache);
+    const made = await makeThumbnail(source, hash, cache, index);
+    await saveThumbnailIndex(cache, index);
+    const key = `${sriToHex(hash)}-w320`;
+    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/2 webp', records: { [key]: [320, 160] } });
+    // Another process (a copy of the cache, so that this one's memo of made thumbnails does not answer): the record is
+    // gone, the index answers.
+    const next = join(dir, 'cache-index-next');
+    await cp(cache, next, { recursive: true });
+    await rm(join(next, 'thumbnails', `${key}.json`));
+    const again = await makeThumbnail(source, hash, next, await openThumbnailIndex(next));
+    expect(again).toEqual({ width: 320, height: 160, file: join(next, 'thumbnails', basename(made.file)) });
+    expect(await readdir(join(next, 'thumbnails'))).not.toContain(`${key}.json`);
+  });
+
+  it('does not trust the index for an image that is gone: it makes it again', async () => {
+    const cache = join(dir, 'cache-index-gone');
+    const index = await openThumbnailIndex(cache);
+    const made = await makeThumbnail(source, hash, cache, index);
+    await saveThumbnailIndex(cache, index);
+    const next = join(dir, 'cache-index-gone-next');
+    await cp(cache, next, { recursive: true });
+    await rm(join(next, 'thumbnails', basename(made.file)));
+    const again = await makeThumbnail(source, hash, next, await openThumbnailIndex(next));
+    expect(await sharp(again.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
   });
 
   it('makes the image again when the record is there but the file is gone', async () => {
