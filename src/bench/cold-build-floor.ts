@@ -35,7 +35,10 @@ async function cpuOf(work: () => Promise<void>): Promise<CpuTime> {
   return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall };
 }
 
-/** The CPU of hashing and validating every file of `registryRoot` and of making its thumbnails (nothing else runs meanwhile). */
+/**
+ * The CPU of hashing and validating every file of `registryRoot` and of making its thumbnails into `cacheDir`, emptied
+ * first (nothing else runs meanwhile). The thumbnails are left there for the caller to remove.
+ */
 export async function measureColdBuildCpu(registryRoot: string, registryUrl: string, cacheDir: string): Promise<ColdBuildCpu> {
   // The registry is read without validating meshes: only the files, their paths and hashes are wanted here.
   const { registry } = await loadRegistry(registryRoot, { registryUrl, validateGltf: false });
@@ -61,7 +64,6 @@ export async function measureColdBuildCpu(registryRoot: string, registryUrl: str
   const thumbnails = await cpuOf(async () => {
     await Promise.all([...images].map(([hash, path]) => limit(() => makeThumbnail(path, hash, cacheDir))));
   });
-  await rm(cacheDir, { recursive: true, force: true });
   return { validate: { ...validate, files: files.length, meshes }, thumbnails: { ...thumbnails, images: images.size } };
 }
 

@@ -1,9 +1,9 @@
-/** The build's writer: many writes at once, each only where the bytes differ; copies keep the source's time. */
+/** The build's writer: each write only where the bytes differ; copies keep the source's time; large copies run off the thread. */
 import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutputWriter } from '../../src/site/output-writer.ts';
+import { LARGE_COPY_BYTES, OutputWriter } from '../../src/site/output-writer.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -86,5 +86,22 @@ describe('OutputWriter.copy', () => {
     await utimes(from, later, later);
     expect(await new OutputWriter(out).copy(from, 'c.txt')).toBe(true);
     expect(await readFile(join(out, 'c.txt'), 'utf8')).toBe('two');
+  });
+
+  it('copies large files off the build thread, with the same checks and the same time', async () => {
+    const from = join(dir, 'large.glb');
+    const bytes = Buffer.alloc(LARGE_COPY_BYTES + 1);
+    for (let i = 0; i < bytes.length; i += 4093) bytes[i] = i % 251;
+    await writeFile(from, bytes);
+    const out = join(dir, 'c4');
+    const w = new OutputWriter(out);
+    const copies = await Promise.all([w.copy(from, 'm/large.glb'), w.copy(from, 'm/again.glb'), w.write('m/small.json', '{}')]);
+    expect(copies).toEqual([true, true, true]);
+    expect(w.written.sort()).toEqual(['m/again.glb', 'm/large.glb', 'm/small.json']);
+    expect((await readFile(join(out, 'm', 'large.glb'))).equals(bytes)).toBe(true);
+    expect(Math.abs((await stat(join(out, 'm', 'large.glb'))).mtimeMs - (await stat(from)).mtimeMs)).toBeLessThan(1);
+    expect(await new OutputWriter(out).copy(from, 'm/large.glb')).toBe(false);
+    // A copy that cannot be made rejects, naming the file.
+    await expect(new OutputWriter(out).copy(join(dir, 'missing.glb'), 'm/missing.glb')).rejects.toThrow('missing.glb');
   });
 });
