@@ -4,7 +4,11 @@ import { chromium, type Browser } from 'playwright-core';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
-async function executablePath(): Promise<string> {
+/**
+ * The Chromium to launch. @sparticuz/chromium unpacks its binary on first use, and a second test file asking meanwhile
+ * finds the half-written file and fails to start it (ETXTBSY): the global setup asks first, before any test file runs.
+ */
+export async function executablePath(): Promise<string> {
   if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
   const sparticuz = (await import('@sparticuz/chromium')).default;
   return sparticuz.executablePath();

@@ -1,9 +1,10 @@
-/** Once per test run: builds the sample registry's site for the files that read `inject('siteDir')`, and starts one Postgres server for the job service tests (`inject('postgresUrl')`). */
+/** Once per test run: unpacks the browser, builds the sample registry's site for the files that read `inject('siteDir')`, and starts one Postgres server for the job service tests (`inject('postgresUrl')`). */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/jobs/store/embedded-postgres.ts';
+import { executablePath } from './browser.ts';
 import { buildSite } from './build-site.ts';
 
 declare module 'vitest' {
@@ -16,6 +17,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The browser binary is unpacked (when it is not the system's) before test files launch it side by side.
+  await executablePath();
   const postgres = await startPostgres();
   project.provide('postgresUrl', postgres.server.urlOf('postgres'));
   const stopPostgres = async (): Promise<void> => {
