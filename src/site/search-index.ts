@@ -1,7 +1,7 @@
 /**
  * The static search index: Pagefind reads the record pages (their `data-pagefind-*` parts: name, description, tags,
- * types, generator, license) as the build renders them, one index per shard (see search-shards.ts), and its files are
- * written through the build's writer, so that files whose bytes did not change (content-keyed names) are not written
+ * types, generator, license, cut out of each page by search-document.ts) as the build renders them, one index per
+ * shard (see search-shards.ts), and its files are written through the build's writer, so that files whose bytes did not change (content-keyed names) are not written
  * again. Pagefind does not index incrementally, so every record page of a shard is handed to it on a build that changes
  * one of them; a shard whose pages are the last build's keeps its last index. Its binary comes with the npm package.
  */
@@ -12,6 +12,7 @@ import pLimit from 'p-limit';
 import { listFiles } from '../io/list-files.ts';
 import type { OutputWriter } from './output-writer.ts';
 import { pageFile } from './page-paths.ts';
+import { searchDocument } from './search-document.ts';
 import { searchShardDir } from './search-shards.ts';
 
 /** Record pages read back from the site and not yet taken by Pagefind, at most. */
@@ -123,7 +124,9 @@ export async function startSearchIndex(
 
   const addPage = (n: number, path: string, html: string): Promise<pagefind.NewFileResponse> => {
     const state = shardState(n);
-    const response = state.index.then((index) => index.addHTMLFile({ url: `/${path}`, content: html }));
+    // Only the parts Pagefind indexes: the same index for a fraction of the parsing (see search-document.ts).
+    const content = searchDocument(html);
+    const response = state.index.then((index) => index.addHTMLFile({ url: `/${path}`, content }));
     state.added.push(response);
     state.left -= 1;
     if (state.left === 0) written.push(settledLater(writeShard(n)));

@@ -1,0 +1,51 @@
+/**
+ * What Pagefind is handed for a record page: the page's `<html>` tag, the elements marked `data-pagefind-body`, whole,
+ * and the image Pagefind shows beside a result (by default the first `<img>` after the page's first `<h1>`), in page
+ * order, and nothing else. Pagefind indexes only the marked elements of a site that marks any, so its index of this
+ * document is the index of the page (`test/site/search-document.test.ts` indexes both and compares the files), while
+ * it parses a fraction of the bytes: the head, the viewer and the page's scripts are left out.
+ */
+
+/** The opening tag of an element marked for Pagefind's index. */
+const BODY_TAG = /<([a-z][a-z0-9-]*)\b[^>]*?\sdata-pagefind-body(?=[\s/>=])[^>]*>/g;
+
+/** The document Pagefind indexes for `html`; `html` itself when it marks no element (Pagefind then reads it all). */
+export function searchDocument(html: string): string {
+  const parts: Array<{ at: number; end: number }> = [];
+  BODY_TAG.lastIndex = 0;
+  for (let match = BODY_TAG.exec(html); match; match = BODY_TAG.exec(html)) {
+    const end = closingEnd(html, match[1]!, match.index + match[0].length);
+    if (end < 0) return html; // not markup this module can cut: Pagefind gets the page as it is
+    parts.push({ at: match.index, end });
+    BODY_TAG.lastIndex = end;
+  }
+  if (!parts.length) return html;
+  const image = resultImage(html);
+  if (image && !parts.some((p) => p.at <= image.at && image.at < p.end)) parts.push(image);
+  parts.sort((a, b) => a.at - b.at);
+  const open = /<html\b[^>]*>/i.exec(html)?.[0] ?? '<html>';
+  return `<!DOCTYPE html>${open}<head><meta charset="utf-8"></head><body>${parts.map((p) => html.slice(p.at, p.end)).join(' ')}</body></html>`;
+}
+
+/** Where the first `<img>` after the first `<h1>` is (the image of Pagefind's result), or undefined. */
+function resultImage(html: string): { at: number; end: number } | undefined {
+  const h1 = html.search(/<h1[\s>]/);
+  if (h1 < 0) return undefined;
+  const img = /<img\b[^>]*>/g;
+  img.lastIndex = h1;
+  const match = img.exec(html);
+  return match ? { at: match.index, end: match.index + match[0].length } : undefined;
+}
+
+/** Where the element `tag` whose content starts at `from` ends (after its closing tag), or -1 when it does not close. */
+function closingEnd(html: string, tag: string, from: number): number {
+  const tags = new RegExp(`<(/?)${tag}(?=[\\s/>])[^>]*>`, 'g');
+  tags.lastIndex = from;
+  let depth = 1;
+  for (let match = tags.exec(html); match; match = tags.exec(html)) {
+    if (match[1]) depth -= 1;
+    else if (!match[0].endsWith('/>')) depth += 1;
+    if (depth === 0) return match.index + match[0].length;
+  }
+  return -1;
+}
