@@ -120,7 +120,7 @@ describe('catalog thumbnails', () => {
   it('are one WebP for the image the objects share, served as image/webp, linked by every card and drawn by Chromium', async () => {
     const files = await readdir(join(parent, 'dist', 'thumbnails'));
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^[0-9a-f]{64}-w320\.webp$/);
+    expect(files[0]).toMatch(/^[0-9a-f]{64}-w320-e2\.webp$/);
     expect(await sharp(join(parent, 'dist', 'thumbnails', files[0]!)).metadata()).toMatchObject({ format: 'webp', width: 320, height: 200 });
     const page = await browser.newPage();
     const served: { path: string; type: string | null }[] = [];

@@ -9,7 +9,7 @@ import { headersFile } from '../../src/core/host-headers.ts';
 import { sriToHex } from '../../src/core/sri.ts';
 import type { Manifest, PublicationRecord } from '../../src/core/types.ts';
 import { latestVersion } from '../../src/core/latest.ts';
-import { THUMBNAIL_WIDTH, thumbnailSource } from '../../src/site/thumbnails.ts';
+import { THUMBNAIL_WIDTH, thumbnailKey, thumbnailSource } from '../../src/site/thumbnails.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { sri } from '../support/fixture-registry.ts';
 import { siteDir } from '../support/site.ts';
@@ -257,7 +257,7 @@ describe('catalog and crawl entry points', () => {
     const { default: sharp } = await import('sharp');
     const withImage = versions.flatMap((v) => {
       const source = thumbnailSource(v.manifest);
-      return source ? [`${sriToHex(source.hash)}-w${THUMBNAIL_WIDTH}.webp`] : [];
+      return source ? [`${thumbnailKey(source.hash)}.webp`] : [];
     });
     const sources = new Set(withImage);
     // Two sample versions share their preview, which is made and copied once.

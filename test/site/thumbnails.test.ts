@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sriToHex } from '../../src/core/sri.ts';
 import { imageProblem } from '../../src/registry/check-image.ts';
-import { makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailOrNull } from '../../src/site/thumbnails.ts';
+import { makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailKey, thumbnailOrNull } from '../../src/site/thumbnails.ts';
 import { pngBytes, sri } from '../support/fixture-registry.ts';
 
 describe('makeThumbnail', () => {
@@ -27,7 +26,7 @@ describe('makeThumbnail', () => {
     expect(thumb).toMatchObject({ width: 320, height: 160 });
     expect(thumb.file.endsWith('.webp')).toBe(true);
     expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
-    expect((await readdir(join(cache, 'thumbnails'))).sort()).toEqual([`${sriToHex(hash)}-w320.json`, `${sriToHex(hash)}-w320.webp`]);
+    expect((await readdir(join(cache, 'thumbnails'))).sort()).toEqual([`${thumbnailKey(hash)}.json`, `${thumbnailKey(hash)}.webp`]);
   });
 
   it('finds its file in a cache that moved, without making it again', async () => {
@@ -46,7 +45,7 @@ describe('makeThumbnail', () => {
     const index = await openThumbnailIndex(cache);
     const made = await makeThumbnail(source, hash, cache, index);
     await saveThumbnailIndex(cache, index);
-    const key = `${sriToHex(hash)}-w320`;
+    const key = thumbnailKey(hash);
     expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/2 webp', records: { [key]: [320, 160] } });
     // Another process (a copy of the cache, so that this one's memo of made thumbnails does not answer): the record is
     // gone, the index answers.
@@ -83,7 +82,7 @@ describe('makeThumbnail', () => {
     // What the previous build left: a record of the size alone, a WebP and a JPEG fallback. Here the record and the
     // "WebP" are wrong on purpose, so that reading them as this build's would show.
     const thumbs = join(dir, 'cache-old', 'thumbnails');
-    const key = `${sriToHex(hash)}-w320`;
+    const key = thumbnailKey(hash);
     await mkdir(thumbs, { recursive: true });
     await writeFile(join(thumbs, `${key}.json`), JSON.stringify({ width: 7, height: 5 }));
     await writeFile(join(thumbs, `${key}.webp`), await pngBytes(7, 5));
