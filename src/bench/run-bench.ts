@@ -97,6 +97,10 @@ async function runBuild(registry: string, cache: string, outDir: string): Promis
   // `npm run build`'s own entry, so that the figures are those of the command users run.
   const build = join(REPO_ROOT, 'scripts', 'build.mjs');
   const env: NodeJS.ProcessEnv = { ...process.env, ASO_REGISTRY_DIR: registry, ASO_CACHE_DIR: cache, ASTRO_TELEMETRY_DISABLED: '1', REGISTRY_URL: DEFAULT_REGISTRY_URL };
+  // Like `cp -a` below, each build starts with the page cache written out: otherwise it pays for writing back what ran
+  // before it (the registry the bench just wrote, the last build's files), which a registry checked out earlier never
+  // costs.
+  await measureProcess('sync', [], { cwd: dirname(outDir), env: process.env });
   const run = await measureProcess(process.execPath, [build, '--root', REPO_ROOT, '--outDir', outDir], { cwd: dirname(outDir), env });
   if (run.code !== 0) throw new Error(`npm run build of ${registry} failed (exit ${run.code}):\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
   return { ...run, phases: JSON.parse(await readFile(join(cache, 'build-phases.json'), 'utf8')) as BuildPhases };
@@ -118,6 +122,7 @@ async function copySite(outDir: string): Promise<{ ms: number; copy: string }> {
 async function check(registry: string): Promise<ProcessRun> {
   // A cache of its own, so that the check starts cold and the project's cache is left alone.
   const env: NodeJS.ProcessEnv = { ...process.env, REGISTRY_URL: DEFAULT_REGISTRY_URL, ASO_CACHE_DIR: join(dirname(registry), 'check-cache') };
+  await measureProcess('sync', [], { cwd: REPO_ROOT, env: process.env });
   const run = await measureProcess(process.execPath, ['--import', 'tsx', join('scripts', 'check.ts'), '--registry', registry], { cwd: REPO_ROOT, env });
   if (run.code !== 0) throw new Error(`npm run check on ${registry} failed (exit ${run.code}):\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
   return run;
