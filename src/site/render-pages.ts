@@ -14,22 +14,43 @@ export interface RenderedPages {
 }
 
 /**
- * Renders `paths` with `renderer` and writes each page; `onPage` sees every rendered page's path and HTML. A page for
+ * Renders `paths` with a renderer and writes each page; `onPage` sees every rendered page's path and HTML. A page for
  * which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there, and
- * handed to `onKeep` (before any page renders).
+ * handed to `onKeep` (before any page renders). `source` is the renderer, or makes one for the number of pages to
+ * render (and it is closed at the end).
  */
 export async function renderPages(
-  renderer: PageRenderer,
+  source: PageRenderer | ((pagesToRender: number) => Promise<PageRenderer>),
   paths: readonly string[],
   writer: OutputWriter,
   options: { onPage?: (path: string, html: string) => void; onKeep?: (path: string) => void; unchanged?: (path: string) => boolean } = {},
 ): Promise<RenderedPages> {
-  const limit = pLimit(renderer.inFlight);
-  const done: RenderedPages = { rendered: [], kept: [] };
   // Pages whose inputs are unchanged and whose files are there stay as they are (the look-ups all at once).
   const keep = await Promise.all(
     paths.map(async (path) => !!options.unchanged?.(path) && (await writer.has(pageFile(path)))),
   );
+  // A renderer made here, for the number of pages it will render, is closed here.
+  if (typeof source === 'function') {
+    const renderer = await source(keep.filter((k) => !k).length);
+    try {
+      return await renderKept(renderer, paths, keep, writer, options);
+    } finally {
+      await renderer.close();
+    }
+  }
+  return renderKept(source, paths, keep, writer, options);
+}
+
+/** Renders the pages `keep` does not keep, and keeps the others. */
+async function renderKept(
+  renderer: PageRenderer,
+  paths: readonly string[],
+  keep: readonly boolean[],
+  writer: OutputWriter,
+  options: { onPage?: (path: string, html: string) => void; onKeep?: (path: string) => void },
+): Promise<RenderedPages> {
+  const limit = pLimit(renderer.inFlight);
+  const done: RenderedPages = { rendered: [], kept: [] };
   const writing = new Set<Promise<boolean>>();
   let failure: { error: unknown } | undefined;
   await Promise.all(

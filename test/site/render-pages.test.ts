@@ -8,7 +8,7 @@ import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 import { loadSite } from '../../src/site/load-site.ts';
 import { OutputWriter } from '../../src/site/output-writer.ts';
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
-import { appRenderer } from '../../src/site/page-renderer.ts';
+import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
 import { renderPages } from '../../src/site/render-pages.ts';
 import { loadRenderer, rendererBundle } from '../../src/site/renderer-bundle.ts';
 import { provideSiteData } from '../../src/site/site-data.ts';
@@ -47,6 +47,25 @@ describe('renderPages', () => {
     expect(writer.paths.has('objects/oak-chair/versions/1.0.0/index.html')).toBe(true);
     // Only the removed page was written again: the others were rendered to the same bytes.
     expect(writer.written).toEqual(['objects/oak-chair/index.html']);
+  });
+
+  it('makes its renderer for the number of pages to render, and closes it at the end', async () => {
+    const out = join(work, 'made');
+    await renderPages(appRenderer(app, DEFAULT_REGISTRY_URL), pages, new OutputWriter(out));
+    const asked: number[] = [];
+    let closed = 0;
+    const make = async (count: number): Promise<PageRenderer> => {
+      asked.push(count);
+      return { ...appRenderer(app, DEFAULT_REGISTRY_URL), close: async () => void closed++ };
+    };
+    const done = await renderPages(make, pages, new OutputWriter(out), { unchanged: (p) => p.startsWith('objects/') });
+    expect(done.kept.sort()).toEqual(['objects/oak-chair/', 'objects/oak-chair/versions/1.0.0/']);
+    expect(asked).toEqual([2]);
+    expect(closed).toBe(1);
+    // Closed also when rendering fails.
+    await expect(renderPages(make, ['objects/no-such-object/'], new OutputWriter(join(work, 'made-fails')))).rejects.toThrow('answered');
+    expect(asked).toEqual([2, 1]);
+    expect(closed).toBe(2);
   });
 
   it('fails naming the file when a page cannot be written', async () => {

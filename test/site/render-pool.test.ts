@@ -1,10 +1,10 @@
 /** Rendering on worker threads gives the pages rendering in the build's own thread gives, and says when it cannot. */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
-import { renderThreads } from '../../src/site/build-site.ts';
+import { PAGES_FOR_A_THREAD, renderThreads } from '../../src/site/build-site.ts';
 import { loadSite } from '../../src/site/load-site.ts';
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
 import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
@@ -82,6 +82,12 @@ describe('renderThreads', () => {
     expect(renderThreads({})).toBeGreaterThanOrEqual(0);
     expect(renderThreads({ ASO_RENDER_THREADS: '3' })).toBe(3);
     expect(renderThreads({ ASO_RENDER_THREADS: '0' })).toBe(0);
+  });
+
+  it('is none for fewer pages than pay for a thread, unless ASO_RENDER_THREADS sets a number', () => {
+    expect(renderThreads({}, PAGES_FOR_A_THREAD - 1)).toBe(0);
+    expect(renderThreads({}, PAGES_FOR_A_THREAD)).toBe(availableParallelism() - 1);
+    expect(renderThreads({ ASO_RENDER_THREADS: '1' }, 3)).toBe(1);
     expect(() => renderThreads({ ASO_RENDER_THREADS: 'two' })).toThrow('ASO_RENDER_THREADS must be a whole number of threads, 0 to render in the build\'s own thread (not "two")');
   });
 });
