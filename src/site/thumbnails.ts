@@ -13,7 +13,7 @@ export const THUMBNAIL_WIDTH = 320;
 
 /**
  * libwebp's effort (0-6, default 4). On the sample registry's images 2 took a quarter less CPU than 4 (10.2 ms against
- * 13.7 ms an image) for files 5% larger; 3 saved nothing, 1 and 0 made files a third larger.
+ * 13.7 ms an image) for files 5% larger; 3 saved nothing, 1 and 0 made files a third to a half larger.
  */
 const WEBP_EFFORT = 2;
 
