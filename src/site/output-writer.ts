@@ -15,7 +15,7 @@
  * The synchronous writes run from a queue in slices of a few milliseconds, with a turn of the event loop between
  * slices: the render threads get their next pages and Pagefind its input while thousands of files are written. Run as
  * they were handed in, a loop of 40,000 copies held the thread for about 10 s while the render thread sat idle (a cold
- * build of 10,000 versions on a 2-core machine: 75-78 s before, 67-69 s with the slices and 32 pages per render thread).
+ * build of 10,000 versions on a 2-core machine: 75-79 s before, 68-71 s with the slices and 32 pages per render thread).
  */
 import { constants, copyFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 import { copyFile, utimes } from 'node:fs/promises';
