@@ -13,6 +13,13 @@ export interface RenderedPages {
   kept: string[];
 }
 
+/** What a caller of `renderPages` hears of each page, and which pages it may keep. */
+export interface RenderPagesOptions {
+  onPage?: (path: string, html: string) => void;
+  onKeep?: (path: string) => void;
+  unchanged?: (path: string) => boolean;
+}
+
 /**
  * Renders `paths` with a renderer and writes each page; `onPage` sees every rendered page's path and HTML. A page for
  * which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there, and
@@ -23,7 +30,7 @@ export async function renderPages(
   source: PageRenderer | ((pagesToRender: number) => Promise<PageRenderer>),
   paths: readonly string[],
   writer: OutputWriter,
-  options: { onPage?: (path: string, html: string) => void; onKeep?: (path: string) => void; unchanged?: (path: string) => boolean } = {},
+  options: RenderPagesOptions = {},
 ): Promise<RenderedPages> {
   // Pages whose inputs are unchanged and whose files are there stay as they are (the look-ups all at once).
   const keep = await Promise.all(
@@ -47,7 +54,7 @@ async function renderKept(
   paths: readonly string[],
   keep: readonly boolean[],
   writer: OutputWriter,
-  options: { onPage?: (path: string, html: string) => void; onKeep?: (path: string) => void },
+  options: RenderPagesOptions,
 ): Promise<RenderedPages> {
   const limit = pLimit(renderer.inFlight);
   const done: RenderedPages = { rendered: [], kept: [] };
