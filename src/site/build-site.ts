@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import pLimit from 'p-limit';
+import pMap from 'p-map';
 import type { SignerKey } from '../core/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { loadRegistryKeys } from '../registry/registry-keys.ts';
@@ -31,7 +31,7 @@ import { documentsKey, pageDigests, readPageDigests, writePageDigests } from './
 import { recordSearchStats, startSearchIndex } from './search-index.ts';
 import { searchShardOfPage, searchShardPages, searchShards } from './search-shards.ts';
 import { provideSiteData, type SiteData } from './site-data.ts';
-import { indexDocuments, versionDocumentPaths, versionDocuments } from './site-documents.ts';
+import { indexDocuments, versionDocumentPaths, versionDocuments, versionPositions } from './site-documents.ts';
 import { markOutputComplete, markOutputIncomplete, removeStaleOutput } from './stale-output.ts';
 
 /** Versions whose documents are made and written at once (the writer has its own writes in flight). */
@@ -133,20 +133,21 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     }),
     clock.time('documents', async () => {
       // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when
-      // their files are there. The others are made a few versions at a time, so that memory holds the documents being
-      // written, not those of the whole registry.
-      const limit = pLimit(DOCUMENT_VERSIONS_AT_ONCE);
-      const versions = data.objects.flatMap((object, i) => object.versions.map((entry, j) => ({ entry, i, j })));
+      // their files are there. The others are made a few versions at a time, taken from the registry as the writer
+      // frees up, so that memory holds the documents being written, not those (nor the tasks) of the whole registry.
       await Promise.all([
-        ...versions.map(({ entry, i, j }) => limit(async () => {
-          const { id, version } = entry.manifest;
-          const paths = versionDocumentPaths(id, version);
-          if (unchanged(documentsKey(id, version)) && (await Promise.all(paths.map((p) => writer.has(p)))).every(Boolean)) {
-            for (const p of paths) writer.keep(p);
-            return;
-          }
-          await Promise.all(versionDocuments(data, i, j).map((d) => writer.write(d.path, d.body)));
-        })),
+        pMap(
+          versionPositions(data),
+          async ({ id, version, objectIndex, versionIndex }) => {
+            const paths = versionDocumentPaths(id, version);
+            if (unchanged(documentsKey(id, version)) && (await Promise.all(paths.map((p) => writer.has(p)))).every(Boolean)) {
+              for (const p of paths) writer.keep(p);
+              return;
+            }
+            await Promise.all(versionDocuments(data, objectIndex, versionIndex).map((d) => writer.write(d.path, d.body)));
+          },
+          { concurrency: DOCUMENT_VERSIONS_AT_ONCE },
+        ),
         ...(await indexDocuments(data)).map((d) => writer.write(d.path, d.body)),
       ]);
     }),

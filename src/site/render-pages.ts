@@ -1,5 +1,5 @@
 /** Renders every page of the site with the page renderer and hands each to the writer. */
-import pLimit from 'p-limit';
+import pMap from 'p-map';
 import { NOT_FOUND_PAGE, pageFile } from './page-paths.ts';
 import type { OutputWriter } from './output-writer.ts';
 import type { PageRenderer } from './page-renderer.ts';
@@ -56,35 +56,38 @@ async function renderKept(
   writer: OutputWriter,
   options: RenderPagesOptions,
 ): Promise<RenderedPages> {
-  const limit = pLimit(renderer.inFlight);
   const done: RenderedPages = { rendered: [], kept: [] };
+  for (const [i, path] of paths.entries()) {
+    if (!keep[i]) {
+      done.rendered.push(path);
+      continue;
+    }
+    writer.keep(pageFile(path));
+    done.kept.push(path);
+    options.onKeep?.(path);
+  }
   const writing = new Set<Promise<boolean>>();
   let failure: { error: unknown } | undefined;
-  await Promise.all(
-    paths.map((path, i) => {
-      if (keep[i]) {
-        writer.keep(pageFile(path));
-        done.kept.push(path);
-        options.onKeep?.(path);
-        return undefined;
-      }
-      done.rendered.push(path);
-      return limit(async () => {
-        if (failure) return;
-        const { status, html } = await renderer.render(path);
-        const expected = path === NOT_FOUND_PAGE ? 404 : 200;
-        if (status !== expected) throw new Error(`rendering /${path} answered ${status} instead of ${expected}:\n${html.slice(0, 2000)}`);
-        options.onPage?.(path, html);
-        const write = writer.write(pageFile(path), html).catch((error: unknown) => {
-          failure ??= { error };
-          return false;
-        });
-        writing.add(write);
-        void write.finally(() => writing.delete(write));
-        // Rendering waits only when the disk is far behind, so that memory holds a bounded number of pages.
-        while (writing.size > PAGES_IN_WRITING) await Promise.race(writing);
+  // Pages are taken from the list as the renderer frees up, not all queued at once: at 100,000 versions the queue of
+  // every page's task held hundreds of megabytes.
+  await pMap(
+    done.rendered,
+    async (path) => {
+      if (failure) return;
+      const { status, html } = await renderer.render(path);
+      const expected = path === NOT_FOUND_PAGE ? 404 : 200;
+      if (status !== expected) throw new Error(`rendering /${path} answered ${status} instead of ${expected}:\n${html.slice(0, 2000)}`);
+      options.onPage?.(path, html);
+      const write = writer.write(pageFile(path), html).catch((error: unknown) => {
+        failure ??= { error };
+        return false;
       });
-    }),
+      writing.add(write);
+      void write.finally(() => writing.delete(write));
+      // Rendering waits only when the disk is far behind, so that memory holds a bounded number of pages.
+      while (writing.size > PAGES_IN_WRITING) await Promise.race(writing);
+    },
+    { concurrency: renderer.inFlight },
   );
   await Promise.all(writing);
   if (failure) throw failure.error;

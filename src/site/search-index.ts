@@ -112,6 +112,7 @@ export async function startSearchIndex(
   const writeShard = async (n: number): Promise<{ files: number; bytes: number }> => {
     const state = shardState(n);
     const failed = (await Promise.all(state.added)).flatMap((r) => r.errors);
+    state.added = []; // Pagefind's answers for the shard's pages are read: they need not stay for the rest of the build
     if (failed.length) throw new Error(`pagefind could not read the record pages: ${failed.join('; ')}`);
     const index = await state.index;
     const { files, errors } = await index.getFiles();

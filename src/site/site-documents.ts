@@ -26,6 +26,13 @@ export function jsonBody(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/** Where each version of the site is: its object's index in `data.objects` and its own in the object's versions. */
+export function* versionPositions(data: SiteData): Generator<{ id: string; version: string; objectIndex: number; versionIndex: number }> {
+  for (const [objectIndex, object] of data.objects.entries()) {
+    for (const [versionIndex, { manifest }] of object.versions.entries()) yield { id: manifest.id, version: manifest.version, objectIndex, versionIndex };
+  }
+}
+
 /** The documents of one version: its `agent.json` and its API document. */
 export function versionDocuments(data: SiteData, objectIndex: number, versionIndex: number): SiteDocument[] {
   const object = data.objects[objectIndex]!;

@@ -68,6 +68,7 @@ export function thumbnailSourceFile(version: RegistryVersion): { path: string; h
  */
 sharp.concurrency(1);
 
+/** Thumbnails being made, by cache and image hash: an image two versions share is made once. */
 const inFlight = new Map<string, Promise<Thumbnail>>();
 
 /**
@@ -119,6 +120,11 @@ export function makeThumbnail(source: string, hash: string, cache: string, index
   if (!pending) {
     pending = makeThumbnailOnce(source, hash, cache, index ?? { records: new Map(), files: new Set(), added: 0 });
     inFlight.set(id, pending);
+    // Only while it is being made: once made, the index answers, and a build of 100,000 images keeps no map of them.
+    void pending.then(
+      () => inFlight.delete(id),
+      () => inFlight.delete(id),
+    );
   }
   return pending;
 }
@@ -158,6 +164,7 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string, in
   // Written last and in place: a torn or missing record only means the thumbnail is made again.
   await writeFile(meta, JSON.stringify({ format: RECORD_FORMAT, width: info.width, height: info.height }));
   index.records.set(key, { width: info.width, height: info.height });
+  index.files.add(basename(file));
   index.added++;
   return { width: info.width, height: info.height, file };
 }

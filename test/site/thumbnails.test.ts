@@ -29,6 +29,19 @@ describe('makeThumbnail', () => {
     expect((await readdir(join(cache, 'thumbnails'))).sort()).toEqual([`${thumbnailKey(hash)}.json`, `${thumbnailKey(hash)}.webp`]);
   });
 
+  it('makes an image asked for twice at once only once, and finds it when asked again afterwards', async () => {
+    const cache = join(dir, 'cache-twice');
+    const index = await openThumbnailIndex(cache);
+    const [a, b] = await Promise.all([makeThumbnail(source, hash, cache, index), makeThumbnail(source, hash, cache, index)]);
+    expect(b).toEqual(a);
+    expect(index.added).toBe(1);
+    const made = (await stat(a.file)).mtimeMs;
+    const again = await makeThumbnail(source, hash, cache, index);
+    expect(again).toEqual(a);
+    expect(index.added).toBe(1);
+    expect((await stat(again.file)).mtimeMs).toBe(made);
+  });
+
   it('finds its file in a cache that moved, without making it again', async () => {
     const first = await makeThumbnail(source, hash, join(dir, 'cache-b'));
     const made = (await stat(first.file)).mtimeMs;
