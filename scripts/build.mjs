@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run build`: the build (scripts/build-site.ts) in a child process whose V8 heap is bounded (default 640 MiB, or
-// ASO_BUILD_HEAP_MB). Without a bound V8 lets garbage pile up to several times the live data while thousands of pages
-// render. Plain JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
+// `npm run build`: the build (scripts/build-site.ts) in a child process whose V8 heap is bounded (ASO_BUILD_HEAP_MB, else
+// 640 MiB or 9 MiB per thousand versions, whichever is more: scripts/build-heap.mjs). Without a bound V8 lets garbage
+// pile up to several times the live data while thousands of pages render. Plain JavaScript, so that it starts in
+// milliseconds and weighs almost nothing beside the build.
 //
 // A build that fails after it began writing the output folder leaves a marker there (src/site/stale-output.ts,
 // INCOMPLETE_MARKER); the folder is then removed here, a top-level .git (a deploy checkout) excepted, so that no deploy
@@ -12,14 +13,15 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildHeapMb } from './build-heap.mjs';
 
-const DEFAULT_HEAP_MB = 640;
 const INCOMPLETE_MARKER = '.build-incomplete';
 
-const raw = process.env.ASO_BUILD_HEAP_MB?.trim();
-const heapMb = raw ? Number(raw) : DEFAULT_HEAP_MB;
-if (!Number.isInteger(heapMb) || heapMb < 128) {
-  process.stderr.write(`ASO_BUILD_HEAP_MB must be a whole number of MiB, at least 128 (not "${raw}")\n`);
+let heapMb;
+try {
+  heapMb = buildHeapMb();
+} catch (error) {
+  process.stderr.write(`${error.message}\n`);
   process.exit(2);
 }
 const args = process.argv.slice(2);

@@ -2,7 +2,6 @@
  * Pages rendered on worker threads, so that rendering runs on another core while this thread writes files, makes the
  * JSON documents and feeds the search index. Each thread loads the renderer and its own copy of the site data once.
  */
-import { getHeapStatistics, serialize } from 'node:v8';
 import { Piscina } from 'piscina';
 import type { PageRenderer, RenderedPage } from './page-renderer.ts';
 import { portableSiteData } from './portable-site-data.ts';
@@ -16,18 +15,6 @@ const ENTRY = new URL('./render-worker-entry.mjs', import.meta.url).href;
  * of writes (8 were about 11 ms of rendering, and the render thread idled between slices).
  */
 const PAGES_PER_THREAD = 32;
-
-/** Heap a render thread has beyond its copy of the site data: the renderer's code and the pages being rendered. */
-const RENDER_HEAP_MB = 256;
-
-/**
- * The heap bound of a render thread: its copy of the site data (in the heap about 1.6 times its serialized size,
- * measured at 10,000 versions; twice is allowed) and room to render, never more than this process's own bound. A
- * thread given this process's whole bound let the build of 100,000 versions reach 4.3 GB.
- */
-export function renderThreadHeapMb(dataBytes: number, processHeapMb = getHeapStatistics().heap_size_limit / 2 ** 20): number {
-  return Math.round(Math.min(processHeapMb, (2 * dataBytes) / 2 ** 20 + RENDER_HEAP_MB));
-}
 
 /** Options of a render pool. */
 export interface RenderPoolOptions {
@@ -51,8 +38,10 @@ export function renderPool(data: SiteData, options: RenderPoolOptions): PageRend
     atomics: 'disabled',
     workerData,
     // No loader flags of this process: the entry registers its own.
+    // No `resourceLimits`: under the build's `--max-old-space-size` (scripts/build.mjs) Node gives every thread that
+    // bound whatever a thread is given here, and sizing the bound meant serializing the site data once more (about
+    // 170 MB at 100,000 versions).
     execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: renderThreadHeapMb(serialize(workerData.data).byteLength) },
   });
   return {
     render: (path) => pool.run(path),

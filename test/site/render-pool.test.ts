@@ -9,7 +9,7 @@ import { loadSite } from '../../src/site/load-site.ts';
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
 import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
 import { pagePaths } from '../../src/site/page-paths.ts';
-import { renderPool, renderThreadHeapMb } from '../../src/site/render-pool.ts';
+import { renderPool } from '../../src/site/render-pool.ts';
 import { loadRenderer, rendererBundle, type RendererBundle } from '../../src/site/renderer-bundle.ts';
 import { provideSiteData, type SiteData } from '../../src/site/site-data.ts';
 import { repoRoot } from '../support/build-site.ts';
@@ -66,14 +66,6 @@ describe('renderPool', () => {
 
   it('refuses a pool without threads', () => {
     expect(() => renderPool(data, { bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 0 })).toThrow('a render pool needs at least one thread, not 0');
-  });
-});
-
-describe('renderThreadHeapMb', () => {
-  it('is room for twice the serialized site data and the rendering, never more than the build thread has', () => {
-    expect(renderThreadHeapMb(0, 640)).toBe(256);
-    expect(renderThreadHeapMb(100 * 2 ** 20, 1900)).toBe(456);
-    expect(renderThreadHeapMb(1000 * 2 ** 20, 1900)).toBe(1900);
   });
 });
 
