@@ -219,6 +219,9 @@ async function largest(files: string[]): Promise<number> {
   return max;
 }
 
+/** The size from which the build's goals are those of a registry of 100,000 versions. */
+const HUGE_REGISTRY = 100_000;
+
 /** The targets of the build, judged on the largest size measured and on the 100-version build. */
 export function judgeTargets(sizes: SizeResult[], hashing: HashThroughput): TargetCheck[] {
   const out: TargetCheck[] = [];
@@ -230,12 +233,16 @@ export function judgeTargets(sizes: SizeResult[], hashing: HashThroughput): Targ
     const cpu = big.coldCpu;
     const floorText = `floor ${seconds(big.floorMs)} = cp -a ${seconds(big.copyMs)} + (validate ${seconds(cpu.validate.cpuMs)} + thumbnails ${seconds(cpu.thumbnails.cpuMs)} CPU) / ${availableParallelism()} cores`;
     const below = (goal: number): string => `; ${big.floorMs > goal ? 'below the' : 'above the'} ${floorText}`;
-    out.push({ target: `full build, cold <= 30 s (${at})`, actual: `${seconds(big.fullBuildMs)}${below(30_000)}`, ok: big.fullBuildMs <= 30_000 });
+    // The issue's goals at 100,000 versions (run by hand) are their own: 5 minutes and 2 GB, against 30 s and 1 GB below.
+    const huge = big.versions >= HUGE_REGISTRY;
+    const coldGoal = huge ? 300_000 : 30_000;
+    out.push({ target: `full build, cold <= ${huge ? '5 min' : '30 s'} (${at})`, actual: `${seconds(big.fullBuildMs)}${below(coldGoal)}`, ok: big.fullBuildMs <= coldGoal });
     out.push({ target: `full build, cold <= 3x cp -a of its dist/ (${seconds(big.copyMs)} x 3 = ${seconds(floor)})`, actual: `${seconds(big.fullBuildMs)}${below(floor)}`, ok: big.fullBuildMs <= floor });
     const checkLimit = big.checkMs * 1.5;
     out.push({ target: `rebuild, nothing changed <= 1.5x npm run check (${seconds(big.checkMs)} x 1.5 = ${seconds(checkLimit)})`, actual: seconds(big.rebuildMs), ok: big.rebuildMs <= checkLimit });
     out.push({ target: `rebuild after adding one version <= 1.5x npm run check (${seconds(checkLimit)})`, actual: seconds(big.addOneMs), ok: big.addOneMs <= checkLimit });
-    out.push({ target: `peak RSS <= 1 GB (${at})`, actual: megabytes(big.peakRssBytes), ok: big.peakRssBytes !== null && big.peakRssBytes <= 1e9 });
+    const rssGoal = huge ? 2e9 : 1e9;
+    out.push({ target: `peak RSS <= ${rssGoal / 1e9} GB (${at})`, actual: megabytes(big.peakRssBytes), ok: big.peakRssBytes !== null && big.peakRssBytes <= rssGoal });
     out.push({ target: 'record page HTML <= 50 KB', actual: kilobytes(big.recordPage.html.bytes), ok: big.recordPage.html.bytes <= 50_000 });
     out.push({ target: `every catalog page < 100 KB of HTML (${at})`, actual: kilobytes(big.catalogPageBytes), ok: big.catalogPageBytes < 100_000 });
     out.push({ target: `every JSON catalog page <= 1 MB (${at})`, actual: kilobytes(big.apiPageBytes), ok: big.apiPageBytes <= 1_000_000 });
