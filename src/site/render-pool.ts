@@ -38,10 +38,10 @@ export function renderPool(data: SiteData, options: RenderPoolOptions): PageRend
     atomics: 'disabled',
     workerData,
     // No loader flags of this process: the entry registers its own.
+    execArgv: [],
     // No `resourceLimits`: under the build's `--max-old-space-size` (scripts/build.mjs) Node gives every thread that
     // bound whatever a thread is given here, and sizing the bound meant serializing the site data once more (about
     // 170 MB at 100,000 versions).
-    execArgv: [],
   });
   return {
     render: (path) => pool.run(path),
