@@ -4,19 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestPath, representationPath } from '../../src/core/paths.ts';
-import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 import { copyPublishedFiles } from '../../src/site/copy-published-files.ts';
-import { loadSite } from '../../src/site/load-site.ts';
 import { OutputWriter } from '../../src/site/output-writer.ts';
 import type { SiteData } from '../../src/site/site-data.ts';
-import { repoRoot } from '../support/build-site.ts';
+import { loadSampleSite } from '../support/sample-site.ts';
 
 let work: string;
 let data: SiteData;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'aso-copy-published-'));
-  data = await loadSite({ registryRoot: join(repoRoot, 'registry'), registryUrl: DEFAULT_REGISTRY_URL, cacheDir: join(work, 'cache') });
+  data = await loadSampleSite(join(work, 'cache'));
 }, 120_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { App } from 'astro/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
-import { loadSite } from '../../src/site/load-site.ts';
 import { OutputWriter } from '../../src/site/output-writer.ts';
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
 import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
@@ -13,6 +12,7 @@ import { renderPages } from '../../src/site/render-pages.ts';
 import { loadRenderer, rendererBundle } from '../../src/site/renderer-bundle.ts';
 import { provideSiteData } from '../../src/site/site-data.ts';
 import { repoRoot } from '../support/build-site.ts';
+import { loadSampleSite } from '../support/sample-site.ts';
 
 let work: string;
 let app: App;
@@ -20,7 +20,7 @@ const pages = ['', 'objects/oak-chair/', 'objects/oak-chair/versions/1.0.0/', NO
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'aso-render-pages-'));
-  provideSiteData(await loadSite({ registryRoot: join(repoRoot, 'registry'), registryUrl: DEFAULT_REGISTRY_URL, cacheDir: join(work, 'cache') }));
+  provideSiteData(await loadSampleSite(join(work, 'cache')));
   app = await loadRenderer(await rendererBundle(repoRoot, DEFAULT_REGISTRY_URL));
 }, 300_000);
 afterAll(() => rm(work, { recursive: true, force: true }));

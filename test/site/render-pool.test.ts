@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 import { PAGES_FOR_A_THREAD, renderThreads } from '../../src/site/build-site.ts';
-import { loadSite } from '../../src/site/load-site.ts';
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
 import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
 import { pagePaths } from '../../src/site/page-paths.ts';
@@ -13,6 +12,7 @@ import { renderPool } from '../../src/site/render-pool.ts';
 import { loadRenderer, rendererBundle, type RendererBundle } from '../../src/site/renderer-bundle.ts';
 import { provideSiteData, type SiteData } from '../../src/site/site-data.ts';
 import { repoRoot } from '../support/build-site.ts';
+import { loadSampleSite } from '../support/sample-site.ts';
 
 let work: string;
 let data: SiteData;
@@ -21,7 +21,7 @@ let here: PageRenderer;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'aso-render-pool-'));
-  data = await loadSite({ registryRoot: join(repoRoot, 'registry'), registryUrl: DEFAULT_REGISTRY_URL, cacheDir: join(work, 'cache') });
+  data = await loadSampleSite(join(work, 'cache'));
   provideSiteData(data);
   bundle = await rendererBundle(repoRoot, DEFAULT_REGISTRY_URL);
   here = appRenderer(await loadRenderer(bundle), DEFAULT_REGISTRY_URL);

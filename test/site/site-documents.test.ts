@@ -4,18 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentPath, apiPaths } from '../../src/core/paths.ts';
-import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
-import { loadSite } from '../../src/site/load-site.ts';
 import type { SiteData } from '../../src/site/site-data.ts';
 import { versionDocuments, versionPositions } from '../../src/site/site-documents.ts';
-import { repoRoot } from '../support/build-site.ts';
+import { loadSampleSite } from '../support/sample-site.ts';
 
 let work: string;
 let data: SiteData;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'aso-site-documents-'));
-  data = await loadSite({ registryRoot: join(repoRoot, 'registry'), registryUrl: DEFAULT_REGISTRY_URL, cacheDir: join(work, 'cache') });
+  data = await loadSampleSite(join(work, 'cache'));
 }, 120_000);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
