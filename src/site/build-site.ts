@@ -16,10 +16,10 @@ import type { SignerKey } from '../core/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { loadRegistryKeys } from '../registry/registry-keys.ts';
 import { PhaseClock, recordBuildPhases, type BuildPhases } from './build-phases.ts';
-import { copyPublishedFiles } from './copy-published-files.ts';
+import { copyPublishedFiles, copyThumbnails } from './copy-published-files.ts';
 import { copyDecoders } from './decoders.ts';
 import { copyLedgerFiles } from './ledger-site.ts';
-import { loadSite, type SiteLoadTimes } from './load-site.ts';
+import { checkSite, type SiteLoadTimes } from './load-site.ts';
 import { checkSigningKey, writeLogFiles } from './log-files.ts';
 import { OutputWriter } from './output-writer.ts';
 import { pagePaths } from './page-paths.ts';
@@ -27,7 +27,7 @@ import { appRenderer, type PageRenderer } from './page-renderer.ts';
 import { renderPages } from './render-pages.ts';
 import { renderPool } from './render-pool.ts';
 import { clientFiles, loadRenderer, rendererBundle, type RendererBundle } from './renderer-bundle.ts';
-import { documentsKey, pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
+import { documentDigests, documentsKey, pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
 import { recordSearchStats, startSearchIndex } from './search-index.ts';
 import { searchShardOfPage, searchShardPages, searchShards } from './search-shards.ts';
 import { provideSiteData, type SiteData } from './site-data.ts';
@@ -97,16 +97,15 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const renderer = clock.time('renderer', () => rendererBundle(opts.root, opts.registryUrl));
   renderer.catch(() => {}); // awaited below; a failure of the check is reported first
   const times: SiteLoadTimes = { checkMs: 0, thumbnailsMs: 0, modelMs: 0 };
-  const data = await loadSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env) }, times);
+  const { data, thumbnails } = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env) }, times);
   clock.ms.check = times.checkMs;
-  clock.ms.thumbnails = times.thumbnailsMs;
   clock.ms.model = times.modelMs;
   const versions = data.objects.reduce((n, o) => n + o.versions.length, 0);
   info(`${versions} versions of ${data.objects.length} objects checked`);
   const bundle = await renderer;
   const rendererMs = clock.ms.renderer;
   // Overlapped with the check: only the part of it that the check did not hide counts.
-  clock.ms.renderer = Math.max(0, rendererMs - times.checkMs - times.thumbnailsMs - times.modelMs);
+  clock.ms.renderer = Math.max(0, rendererMs - times.checkMs - times.modelMs);
   if (bundle.built) info(`page renderer built (code ${bundle.digest.slice(0, 12)})`);
 
   // From here on the output folder is written.
@@ -115,21 +114,28 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   // What the last build into this output folder was made from (a cache may serve several folders).
   const outTag = createHash('sha256').update(opts.outDir).digest('hex').slice(0, 16);
   const digestsFile = join(opts.cacheDir, 'pages', `${outTag}.json`);
-  const digests = pageDigests(data, bundle.digest);
   const last = await readPageDigests(digestsFile);
+  // The documents do not show thumbnails: their digests, and the documents themselves, do not wait for them.
+  const documents = documentDigests(data, bundle.digest);
+  const unchangedDocuments = (id: string, version: string): boolean => last.get(documentsKey(id, version)) === documents.get(documentsKey(id, version));
+  // Set once the thumbnails are in the data, before the first page renders.
+  let digests = new Map<string, string>();
   const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
-  const shards = data.searchShards;
-  const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShards(digests, shards), (path) => searchShardOfPage(path, shards));
-  provideSiteData(data);
-  // Rendering is the build's CPU work; documents, published bytes and the log are mostly waiting on the disk: all
-  // four run at once, through the one writer and its writes in flight. (Their phase times overlap.)
-  const [pages] = await Promise.all([
+  // Pages are the build's CPU work; documents, published bytes and the log mostly wait on the disk: all four run at
+  // once, through the one writer. The documents and published bytes start while the last thumbnails are made (sharp's
+  // threads leave part of the cores idle then); pages wait for them. (Their phase times overlap.)
+  const [{ pages, search }] = await Promise.all([
     clock.time('pages', async () => {
+      await clock.time('thumbnails', () => thumbnails);
+      digests = pageDigests(data, bundle.digest, documents);
+      const shards = data.searchShards;
+      const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShards(digests, shards), (path) => searchShardOfPage(path, shards));
+      provideSiteData(data);
       const renderer = (pagesToRender: number): Promise<PageRenderer> => pageRenderer(data, bundle, opts.registryUrl, threads(pagesToRender));
       // The pages not rendered again go to the search index at once, so that Pagefind reads them while others render.
-      const done = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), onKeep: (path) => search.addFromSite(path), unchanged });
+      const pages = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), onKeep: (path) => search.addFromSite(path), unchanged });
       await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
-      return done;
+      return { pages, search };
     }),
     clock.time('documents', async () => {
       // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when
@@ -140,7 +146,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
           versionPositions(data),
           async ({ id, version, objectIndex, versionIndex }) => {
             const paths = versionDocumentPaths(id, version);
-            if (unchanged(documentsKey(id, version)) && (await Promise.all(paths.map((p) => writer.has(p)))).every(Boolean)) {
+            if (unchangedDocuments(id, version) && (await Promise.all(paths.map((p) => writer.has(p)))).every(Boolean)) {
               for (const p of paths) writer.keep(p);
               return;
             }
@@ -154,6 +160,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     clock.time('bytes', async () => {
       await Promise.all([
         copyPublishedFiles(data, writer),
+        thumbnails.then(() => copyThumbnails(data, writer)),
         copyLedgerFiles(opts.registryRoot, writer),
         // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
         copyDecoders(writer),

@@ -37,13 +37,17 @@ function* publishedCopies(data: SiteData): Generator<Copy> {
       }
     }
   }
-  for (const [path, from] of data.thumbnailFiles) yield { from, path };
 }
 
 /**
  * Copies `aso.object.json` and `representations/*` of every version byte for byte (the check verified each against its
- * hash), and each thumbnail once from the cache; a file the last build copied is left alone.
+ * hash); a file the last build copied is left alone.
  */
 export async function copyPublishedFiles(data: SiteData, writer: OutputWriter): Promise<void> {
   await pMap(publishedCopies(data), ({ from, path }) => writer.copy(from, path), { concurrency: COPIES_IN_FLIGHT });
+}
+
+/** Copies each thumbnail of `data` once from the cache (once they are all made); one the last build copied is left alone. */
+export async function copyThumbnails(data: SiteData, writer: OutputWriter): Promise<void> {
+  await pMap(data.thumbnailFiles, ([path, from]) => writer.copy(from, path), { concurrency: COPIES_IN_FLIGHT });
 }

@@ -46,14 +46,35 @@ const THUMBNAILS_AT_ONCE = Math.max(2, availableParallelism() * 2);
 export interface SiteLoadTimes {
   /** Reading, hashing and validating the registry (cache lookups for files seen before). */
   checkMs: number;
-  /** Making or finding the thumbnails the check did not hide (they start as each version checks clean). */
+  /** Making or finding the thumbnails from the end of the check (they start as each version checks clean). */
   thumbnailsMs: number;
   /** Grouping, tags, the log's tree. */
   modelMs: number;
 }
 
+/**
+ * The site's data as soon as the registry checks clean, and the thumbnails still being made: a build writes what does
+ * not show a thumbnail (documents, published bytes) meanwhile, and renders pages once `thumbnails` resolves.
+ */
+export interface CheckedSite {
+  /** Each version's `thumbnail` is null, and `thumbnailFiles` empty, until `thumbnails` resolves. */
+  data: SiteData;
+  /** Resolves once every version's thumbnail is made or found and set on it (one that cannot be made stays null). */
+  thumbnails: Promise<void>;
+}
+
 /** Checks the registry and returns the site's data; throws {@link RegistryProblemsError} when the check finds problems. */
 export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promise<SiteData> {
+  const { data, thumbnails } = await checkSite(source, times);
+  await thumbnails;
+  return data;
+}
+
+/**
+ * Checks the registry and returns the site's data with its thumbnails on the way (see {@link CheckedSite}); throws
+ * {@link RegistryProblemsError} when the check finds problems.
+ */
+export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Promise<CheckedSite> {
   let t = performance.now();
   const warn = source.warn ?? ((): void => {});
   // A version's thumbnail is made as soon as its folder checks clean: sharp's threads resize while the check goes on.
@@ -77,24 +98,14 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
   if (times) times.checkMs = performance.now() - t;
   t = performance.now();
   const { registry, retracted, keys } = loaded;
-  const thumbnailFiles = new Map<string, string>();
-  const versions: VersionEntry[] = await Promise.all(
-    registry.objects.flatMap((o) => o.versions).map(async (v): Promise<VersionEntry> => {
-      if (!thumbnails.has(v)) startThumbnail(v);
-      const thumb = await thumbnails.get(v)!;
-      if (thumb) thumbnailFiles.set(thumbnailSitePath(thumb.file), thumb.file);
-      return {
-        manifest: v.manifest,
-        publication: v.publication,
-        thumbnail: thumb && { width: thumb.width, height: thumb.height, path: thumbnailSitePath(thumb.file) },
-        retracted: retracted.get(`${v.id}@${v.version}`) ?? null,
-        gltf: Object.fromEntries(v.files.flatMap((f) => (f.gltf ? [[f.rep.id, f.gltf.inventory]] : []))),
-      };
-    }),
-  );
-  await saveThumbnailIndex(source.cacheDir, thumbnailIndex);
-  if (times) times.thumbnailsMs = performance.now() - t;
-  t = performance.now();
+  const checked = registry.objects.flatMap((o) => o.versions);
+  const versions: VersionEntry[] = checked.map((v) => ({
+    manifest: v.manifest,
+    publication: v.publication,
+    thumbnail: null,
+    retracted: retracted.get(`${v.id}@${v.version}`) ?? null,
+    gltf: Object.fromEntries(v.files.flatMap((f) => (f.gltf ? [[f.rep.id, f.gltf.inventory]] : []))),
+  }));
   const worlds: World[] = [...registry.worlds].sort((a, b) => a.id.localeCompare(b.id));
   const objects = groupObjects(versions);
   const catalog = newestFirst(objects);
@@ -104,5 +115,24 @@ export async function loadSite(source: SiteSource, times?: SiteLoadTimes): Promi
   const log = await readSiteLog(source.registryRoot, source.registryUrl, keys.logKey);
   if (times) times.modelMs = performance.now() - t;
   const searchShards = searchShardCount(objects, source.searchShardPages ?? SEARCH_SHARD_PAGES);
-  return { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, keys, thumbnailFiles, searchShards };
+  const thumbnailFiles = new Map<string, string>();
+  const data: SiteData = { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, keys, thumbnailFiles, searchShards };
+  // The entries above are those the objects hold: each gets its thumbnail in place once it is made.
+  const made = (async (): Promise<void> => {
+    const started = performance.now();
+    await Promise.all(
+      checked.map(async (v, i) => {
+        if (!thumbnails.has(v)) startThumbnail(v);
+        const thumb = await thumbnails.get(v)!;
+        if (!thumb) return;
+        const path = thumbnailSitePath(thumb.file);
+        thumbnailFiles.set(path, thumb.file);
+        versions[i]!.thumbnail = { width: thumb.width, height: thumb.height, path };
+      }),
+    );
+    await saveThumbnailIndex(source.cacheDir, thumbnailIndex);
+    if (times) times.thumbnailsMs = performance.now() - started;
+  })();
+  made.catch(() => {}); // awaited by the caller; a failure before that must not stop the process
+  return { data, thumbnails: made };
 }

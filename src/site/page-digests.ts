@@ -3,8 +3,8 @@
  * (and whose file is still there) is not rendered again. The digest covers the renderer (the site's code) and every
  * value the page reads: the object with all its versions, the worlds that reference the object, the log and its key,
  * and for a record page the page slugs of its version's tags. Nothing else: a version added to another object changes
- * none of them. A version's `agent.json` and API document have a digest of their own, without the tag links. Listing
- * pages (catalog, tags, 404) are few and always rendered.
+ * none of them. A version's `agent.json` and API document have a digest of their own, without the tag links and the
+ * thumbnails. Listing pages (catalog, tags, 404) are few and always rendered.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -15,25 +15,43 @@ import { logViewConfigFor, type SiteData } from './site-data.ts';
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
- * The digest of every record and object page of `data`, by site path, and of every version's documents (see
- * {@link documentsKey}), for the renderer `rendererDigest`.
+ * The digest of every version's documents (see {@link documentsKey}), for the renderer `rendererDigest`: the object
+ * with all its versions but their thumbnails (no document shows one, and a build writes documents while thumbnails
+ * are still being made), the worlds that reference the object, the log view and key.
  */
-export function pageDigests(data: SiteData, rendererDigest: string): Map<string, string> {
+export function documentDigests(data: SiteData, rendererDigest: string): Map<string, string> {
   const out = new Map<string, string>();
-  const slugOf = new Map(data.tags.map((t) => [t.tag, t.slug]));
   const common = sha256(`${rendererDigest}\n${data.registryUrl}\n${data.keys.logKey?.text ?? ''}`);
   for (const object of data.objects) {
     const worlds = data.worlds.filter((w) => w.objects.some((o) => o.id === object.id));
-    // The object page and the documents link no tag page; a record page links those of its own version's tags.
-    const own = sha256(`${common}\n${JSON.stringify(object)}\n${JSON.stringify(worlds)}`);
-    out.set(objectPagePath(object.id), own);
+    const withoutThumbnails = { ...object, versions: object.versions.map(({ thumbnail: _, ...entry }) => entry) };
+    const own = sha256(`${common}\n${JSON.stringify(withoutThumbnails)}\n${JSON.stringify(worlds)}`);
     for (const entry of object.versions) {
       const { id, version } = entry.manifest;
       const log = JSON.stringify(logViewConfigFor(data, id, version, entry.publication));
-      const documents = sha256(`${own}\n${version}\n${log}`);
+      out.set(documentsKey(id, version), sha256(`${own}\n${version}\n${log}`));
+    }
+  }
+  return out;
+}
+
+/**
+ * The digest of every record and object page of `data`, by site path, and of every version's documents, for the
+ * renderer `rendererDigest`. A page's digest adds to its versions' documents digests (`documents`, computed here
+ * when not given) the thumbnails of the object's versions, and for a record page the page slugs of its version's tags.
+ */
+export function pageDigests(data: SiteData, rendererDigest: string, documents = documentDigests(data, rendererDigest)): Map<string, string> {
+  const out = new Map(documents);
+  const slugOf = new Map(data.tags.map((t) => [t.tag, t.slug]));
+  for (const object of data.objects) {
+    const thumbnails = JSON.stringify(object.versions.map((v) => v.thumbnail));
+    const own = object.versions.map((v) => documents.get(documentsKey(v.manifest.id, v.manifest.version))!);
+    // The object page and the documents link no tag page; a record page links those of its own version's tags.
+    out.set(objectPagePath(object.id), sha256(`${own.join('\n')}\n${thumbnails}`));
+    for (const [i, entry] of object.versions.entries()) {
+      const { id, version } = entry.manifest;
       const tags = JSON.stringify(entry.manifest.tags.map((t) => [t, slugOf.get(t) ?? null]));
-      out.set(documentsKey(id, version), documents);
-      out.set(versionPagePath(id, version), sha256(`${documents}\n${tags}`));
+      out.set(versionPagePath(id, version), sha256(`${own[i]}\n${thumbnails}\n${tags}`));
     }
   }
   return out;

@@ -1,5 +1,6 @@
 /** Catalog thumbnails made with sharp from a version's preview or first image, cached by content hash. */
-import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import type { Manifest, Representation } from '../core/types.ts';
@@ -42,10 +43,10 @@ export function thumbnailSitePath(file: string): string {
 }
 
 /**
- * The shape of a cache record. A new value makes every cached thumbnail be made again: records of an older build
- * (which made a WebP and a JPEG and wrote no `format`) are never read as this one's.
+ * The shape of the cache's index. A new value makes the index of an older build be ignored: its thumbnails are then
+ * found by their files (see `makeThumbnailOnce`).
  */
-const RECORD_FORMAT = 'thumbnail/2 webp';
+const RECORD_FORMAT = 'thumbnail/3 webp';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/avif']);
 
@@ -72,9 +73,9 @@ sharp.concurrency(1);
 const inFlight = new Map<string, Promise<Thumbnail>>();
 
 /**
- * The cache's index of its thumbnail records (`thumbnails/index.json`): a build reads one file, and lists the folder
- * once, instead of reading a record and looking for an image per version. The records stay the source of truth: a
- * thumbnail the index does not list, or whose image is gone, is looked up as before.
+ * The cache's index of its thumbnails' sizes (`thumbnails/index.json`): a build reads one file, and lists the folder
+ * once, instead of looking at an image per version. The WebP files stay the source of truth: a thumbnail the index
+ * does not list is read from its file's header, and one whose file is gone is made again.
  */
 const INDEX_FILE = 'index.json';
 
@@ -87,7 +88,10 @@ export interface ThumbnailIndex {
   added: number;
 }
 
-/** Reads the index of `cache`'s thumbnails (an empty one when there is none) and lists the cache's folder. */
+/**
+ * Reads the index of `cache`'s thumbnails (an empty one when there is none) and lists the cache's folder, removing
+ * what is not a thumbnail of this build's kind.
+ */
 export async function openThumbnailIndex(cache: string): Promise<ThumbnailIndex> {
   const dir = join(cache, 'thumbnails');
   const records = new Map<string, { width: number; height: number }>();
@@ -101,7 +105,12 @@ export async function openThumbnailIndex(cache: string): Promise<ThumbnailIndex>
   } catch {
     // No index yet, or a torn one: every thumbnail is looked up by its record.
   }
-  const files = new Set(await readdir(dir).catch(() => [] as string[]));
+  const files = new Set<string>();
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    // What older builds left (a record per thumbnail, a JPEG fallback) and what a stopped build left half written.
+    if (name.endsWith('.partial') || name.endsWith('.jpg') || (name.endsWith('.json') && name !== INDEX_FILE)) rmSync(join(dir, name), { force: true });
+    else files.add(name);
+  }
   return { records, files, added: 0 };
 }
 
@@ -113,12 +122,18 @@ export async function saveThumbnailIndex(cache: string, index: ThumbnailIndex): 
   await writeFileAtomic(join(cache, 'thumbnails', INDEX_FILE), JSON.stringify({ format: RECORD_FORMAT, records }));
 }
 
+/** An index for one thumbnail, when the caller has none: it lists the thumbnail's file when it is in the cache. */
+function oneThumbnailIndex(cache: string, hash: string): ThumbnailIndex {
+  const name = `${thumbnailKey(hash)}.webp`;
+  return { records: new Map(), files: new Set(existsSync(join(cache, 'thumbnails', name)) ? [name] : []), added: 0 };
+}
+
 /** Makes (or reuses) the thumbnail of an image file whose verified hash is `hash`; the same image is made once. */
 export function makeThumbnail(source: string, hash: string, cache: string, index?: ThumbnailIndex): Promise<Thumbnail> {
   const id = `${cache}\u0000${hash}`;
   let pending = inFlight.get(id);
   if (!pending) {
-    pending = makeThumbnailOnce(source, hash, cache, index ?? { records: new Map(), files: new Set(), added: 0 });
+    pending = makeThumbnailOnce(source, hash, cache, index ?? oneThumbnailIndex(cache, hash));
     inFlight.set(id, pending);
     // Only while it is being made: once made, the index answers, and a build of 100,000 images keeps no map of them.
     void pending.then(
@@ -142,50 +157,49 @@ export async function thumbnailOrNull(source: string, hash: string, cache: strin
   }
 }
 
+/** Cache folders this process made (or found), so that each is made once. */
+const madeFolders = new Set<string>();
+
+/** Thumbnails written so far under a temporary name, for unique names. */
+let written = 0;
+
+/**
+ * Makes a thumbnail, or finds it in the cache. Everything but the image work is synchronous, so that a thumbnail takes
+ * one turn of a busy event loop rather than one per step. The WebP is written under a temporary name and renamed, so a
+ * file under a thumbnail's name is always whole, and its header says its size when the index does not.
+ */
 async function makeThumbnailOnce(source: string, hash: string, cache: string, index: ThumbnailIndex): Promise<Thumbnail> {
   const key = thumbnailKey(hash);
   const dir = join(cache, 'thumbnails');
-  const meta = join(dir, `${key}.json`);
-  const file = join(dir, `${key}.webp`);
-  const listed = index.records.get(key);
-  if (listed && index.files.has(basename(file))) return { ...listed, file };
-  // The record keeps only the size: the file is found from wherever the cache is now (it may have moved).
-  const cached = await readCachedRecord(meta, file);
-  if (cached.size) {
-    index.records.set(key, cached.size);
-    index.added++;
-    return { ...cached.size, file };
+  const name = `${key}.webp`;
+  const file = join(dir, name);
+  if (index.files.has(name)) {
+    const listed = index.records.get(key);
+    if (listed) return { ...listed, file };
+    // Made by a build whose index was not saved, or is of another format: the file's header says its size.
+    const meta = await sharp(file).metadata().catch(() => null);
+    if (meta?.format === 'webp' && meta.width && meta.height) return listThumbnail(index, key, name, { width: meta.width, height: meta.height }, file);
   }
-  await mkdir(dir, { recursive: true });
+  if (!madeFolders.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    madeFolders.add(dir);
+  }
+  const partial = `${file}.${process.pid}-${++written}.partial`;
   // A small image is read in one piece: libvips reading a file itself opens and seeks it many times over.
-  const info = await sharp((await readSmallFile(source)) ?? source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78, effort: WEBP_EFFORT }).toFile(file);
-  // An older build's record came with a JPEG fallback beside it, which nothing reads any more.
-  if (cached.stale) await rm(join(dir, `${key}.jpg`), { force: true });
-  // Written last and in place: a torn or missing record only means the thumbnail is made again.
-  await writeFile(meta, JSON.stringify({ format: RECORD_FORMAT, width: info.width, height: info.height }));
-  index.records.set(key, { width: info.width, height: info.height });
-  index.files.add(basename(file));
-  index.added++;
-  return { width: info.width, height: info.height, file };
+  try {
+    const info = await sharp((await readSmallFile(source)) ?? source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78, effort: WEBP_EFFORT }).toFile(partial);
+    renameSync(partial, file);
+    return listThumbnail(index, key, name, { width: info.width, height: info.height }, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
 }
 
-/**
- * The size a thumbnail record holds when the record is whole, of this format, and its image file is still there;
- * `stale` when a record is there but is not one (an older build's, say).
- */
-async function readCachedRecord(meta: string, file: string): Promise<{ size?: { width: number; height: number }; stale: boolean }> {
-  let record: { format?: unknown; width?: unknown; height?: unknown };
-  try {
-    record = JSON.parse(await readFile(meta, 'utf8')) as typeof record;
-  } catch {
-    return { stale: false };
-  }
-  const { format, width, height } = record ?? {};
-  if (format !== RECORD_FORMAT || !Number.isInteger(width) || !Number.isInteger(height)) return { stale: true };
-  try {
-    await access(file);
-  } catch {
-    return { stale: false };
-  }
-  return { size: { width: width as number, height: height as number }, stale: false };
+/** Records a thumbnail in the index (saved at the end of the build) and returns it. */
+function listThumbnail(index: ThumbnailIndex, key: string, name: string, size: { width: number; height: number }, file: string): Thumbnail {
+  index.records.set(key, size);
+  index.files.add(name);
+  index.added++;
+  return { ...size, file };
 }

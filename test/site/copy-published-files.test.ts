@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestPath, representationPath } from '../../src/core/paths.ts';
-import { copyPublishedFiles } from '../../src/site/copy-published-files.ts';
+import { copyPublishedFiles, copyThumbnails } from '../../src/site/copy-published-files.ts';
 import { OutputWriter } from '../../src/site/output-writer.ts';
 import type { SiteData } from '../../src/site/site-data.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
@@ -33,10 +33,13 @@ class WatchedWriter extends OutputWriter {
 }
 
 describe('copyPublishedFiles', () => {
-  it("copies each version's manifest, representation and preview files byte for byte, and every thumbnail", async () => {
+  it("copies each version's manifest, representation and preview files byte for byte, and then every thumbnail", async () => {
     const out = join(work, 'site');
     const writer = new WatchedWriter(out);
     await copyPublishedFiles(data, writer);
+    expect([...writer.paths].filter((p) => p.startsWith('thumbnails/'))).toEqual([]);
+    await copyThumbnails(data, writer);
+    expect(data.thumbnailFiles.size).toBeGreaterThan(0);
     const expected = new Set<string>(data.thumbnailFiles.keys());
     for (const object of data.objects) {
       for (const { manifest } of object.versions) {
@@ -66,9 +69,12 @@ describe('copyPublishedFiles', () => {
 
   it('leaves the files of the last build alone', async () => {
     const out = join(work, 'again');
-    await copyPublishedFiles(data, new OutputWriter(out));
+    const first = new OutputWriter(out);
+    await copyPublishedFiles(data, first);
+    await copyThumbnails(data, first);
     const writer = new OutputWriter(out);
     await copyPublishedFiles(data, writer);
+    await copyThumbnails(data, writer);
     expect(writer.counts().files).toBeGreaterThan(10);
     expect(writer.written).toEqual([]);
   });

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/site/load-site.ts';
-import { documentsKey, pageDigests } from '../../src/site/page-digests.ts';
+import { documentDigests, documentsKey, pageDigests } from '../../src/site/page-digests.ts';
 import { NOT_FOUND_PAGE, pageFile, pagePaths } from '../../src/site/page-paths.ts';
+import type { SiteData } from '../../src/site/site-data.ts';
 import { pngBytes, tempRegistry, writeVersion, writeWorld } from '../support/fixture-registry.ts';
 
 const URL = 'https://registry.example.org';
@@ -95,6 +96,33 @@ describe('pageDigests', () => {
     const after = pageDigests(data, 'code-1');
     expect(after.get('objects/zeta-object/versions/1.0.0/')).not.toBe(before.get('objects/zeta-object/versions/1.0.0/'));
     expect(after.get(documentsKey('zeta-object', '1.0.0'))).toBe(before.get(documentsKey('zeta-object', '1.0.0')));
+  });
+
+  it('gives the documents digests that do not depend on the thumbnails, which a build makes while they are made', async () => {
+    const data = await load();
+    expect(data.objects.every((o) => o.versions.every((v) => v.thumbnail))).toBe(true);
+    // The data as the build has it when the check ends: no thumbnail yet.
+    const early: SiteData = { ...data, objects: data.objects.map((o) => ({ ...o, versions: o.versions.map((v) => ({ ...v, thumbnail: null })) })) };
+    const documents = documentDigests(early, 'code-1');
+    expect(documentDigests(data, 'code-1')).toEqual(documents);
+    const pages = pageDigests(data, 'code-1', documents);
+    expect(pages).toEqual(pageDigests(data, 'code-1'));
+    const pagesEarly = pageDigests(early, 'code-1');
+    for (const [path, digest] of documents) expect(pages.get(path), path).toBe(digest);
+    expect(pages.get('objects/alpha-object/')).not.toBe(pagesEarly.get('objects/alpha-object/'));
+    expect(pages.get('objects/alpha-object/versions/1.0.0/')).not.toBe(pagesEarly.get('objects/alpha-object/versions/1.0.0/'));
+  });
+
+  it("changes an object's pages, not its documents, when a thumbnail of one of its versions changes", async () => {
+    const data = await load();
+    const before = pageDigests(data, 'code-1');
+    const entry = data.objects.find((o) => o.id === 'beta-object')!.versions[0]!;
+    entry.thumbnail = { ...entry.thumbnail!, height: entry.thumbnail!.height + 1 };
+    const after = pageDigests(data, 'code-1');
+    expect(after.get('objects/beta-object/')).not.toBe(before.get('objects/beta-object/'));
+    expect(after.get('objects/beta-object/versions/1.0.0/')).not.toBe(before.get('objects/beta-object/versions/1.0.0/'));
+    expect(after.get(documentsKey('beta-object', '1.0.0'))).toBe(before.get(documentsKey('beta-object', '1.0.0')));
+    expect(after.get('objects/alpha-object/')).toBe(before.get('objects/alpha-object/'));
   });
 });
 

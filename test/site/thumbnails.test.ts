@@ -26,7 +26,17 @@ describe('makeThumbnail', () => {
     expect(thumb).toMatchObject({ width: 320, height: 160 });
     expect(thumb.file.endsWith('.webp')).toBe(true);
     expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
-    expect((await readdir(join(cache, 'thumbnails'))).sort()).toEqual([`${thumbnailKey(hash)}.json`, `${thumbnailKey(hash)}.webp`]);
+    expect(await readdir(join(cache, 'thumbnails'))).toEqual([`${thumbnailKey(hash)}.webp`]);
+  });
+
+  it('leaves no file under its name when the image cannot be made, nor any partial file', async () => {
+    const cache = join(dir, 'cache-broken');
+    const whole = await pngBytes(400, 300);
+    const cut = whole.slice(0, Math.floor(whole.length / 2));
+    const file = join(dir, 'broken.png');
+    await writeFile(file, cut);
+    await expect(makeThumbnail(file, sri(cut), cache)).rejects.toThrow();
+    expect(await readdir(join(cache, 'thumbnails'))).toEqual([]);
   });
 
   it('makes an image asked for twice at once only once, and finds it when asked again afterwards', async () => {
@@ -53,21 +63,35 @@ describe('makeThumbnail', () => {
     expect(Math.abs((await stat(moved.file)).mtimeMs - made)).toBeLessThan(1);
   });
 
-  it('lists what it made in the cache\'s index, where the next build finds the size without reading the record', async () => {
+  it('lists what it made in the cache\'s index, where the next build finds the size without reading the image', async () => {
     const cache = join(dir, 'cache-index');
     const index = await openThumbnailIndex(cache);
     const made = await makeThumbnail(source, hash, cache, index);
     await saveThumbnailIndex(cache, index);
     const key = thumbnailKey(hash);
-    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/2 webp', records: { [key]: [320, 160] } });
-    // Another process (a copy of the cache, so that this one's memo of made thumbnails does not answer): the record is
-    // gone, the index answers.
+    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/3 webp', records: { [key]: [320, 160] } });
+    // Another process (a copy of the cache, so that this one's memo of made thumbnails does not answer): the index
+    // answers, with a size the image does not have, to show that the image is not read.
     const next = join(dir, 'cache-index-next');
-    await cp(cache, next, { recursive: true });
-    await rm(join(next, 'thumbnails', `${key}.json`));
+    await cp(cache, next, { recursive: true, preserveTimestamps: true });
+    await writeFile(join(next, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/3 webp', records: { [key]: [32, 16] } }));
     const again = await makeThumbnail(source, hash, next, await openThumbnailIndex(next));
+    expect(again).toEqual({ width: 32, height: 16, file: join(next, 'thumbnails', basename(made.file)) });
+    expect(Math.abs((await stat(again.file)).mtimeMs - (await stat(made.file)).mtimeMs)).toBeLessThan(1);
+  });
+
+  it('reads the size of a thumbnail its index does not list from the file, without making it again', async () => {
+    const cache = join(dir, 'cache-unlisted');
+    const index = await openThumbnailIndex(cache);
+    const made = await makeThumbnail(source, hash, cache, index);
+    // The build stopped before it saved its index: the next one finds the file alone.
+    const next = join(dir, 'cache-unlisted-next');
+    await cp(cache, next, { recursive: true, preserveTimestamps: true });
+    const nextIndex = await openThumbnailIndex(next);
+    const again = await makeThumbnail(source, hash, next, nextIndex);
     expect(again).toEqual({ width: 320, height: 160, file: join(next, 'thumbnails', basename(made.file)) });
-    expect(await readdir(join(next, 'thumbnails'))).not.toContain(`${key}.json`);
+    expect(Math.abs((await stat(again.file)).mtimeMs - (await stat(made.file)).mtimeMs)).toBeLessThan(1);
+    expect(nextIndex.added).toBe(1);
   });
 
   it('does not trust the index for an image that is gone: it makes it again', async () => {
@@ -82,29 +106,35 @@ describe('makeThumbnail', () => {
     expect(await sharp(again.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
   });
 
-  it('makes the image again when the record is there but the file is gone', async () => {
-    const cache = join(dir, 'cache-c');
-    const first = await makeThumbnail(source, hash, cache);
-    await cp(cache, join(dir, 'cache-d'), { recursive: true });
-    await rm(join(dir, 'cache-d', 'thumbnails', basename(first.file)));
-    const again = await makeThumbnail(source, hash, join(dir, 'cache-d'));
-    expect(await sharp(again.file).metadata()).toMatchObject({ format: 'webp', width: 320 });
+  it("removes what a stopped build half wrote, and older builds' records and JPEGs, when it opens the cache", async () => {
+    const cache = join(dir, 'cache-leftovers');
+    const made = await makeThumbnail(source, hash, cache);
+    const thumbs = join(cache, 'thumbnails');
+    const key = thumbnailKey(hash);
+    for (const name of [`${key}.webp.123-4.partial`, `${key}.json`, `${key}.jpg`]) await writeFile(join(thumbs, name), 'left over');
+    const index = await openThumbnailIndex(cache);
+    expect([...index.files]).toEqual([basename(made.file)]);
+    expect(await readdir(thumbs)).toEqual([basename(made.file)]);
   });
 
-  it('does not read a record of the previous build (a WebP and a JPEG, no format): it makes the WebP again and drops the JPEG', async () => {
-    // What the previous build left: a record of the size alone, a WebP and a JPEG fallback. Here the record and the
-    // "WebP" are wrong on purpose, so that reading them as this build's would show.
+  it('does not read an index of another format: it finds the size in the file', async () => {
+    const thumbs = join(dir, 'cache-old-index', 'thumbnails');
+    const key = thumbnailKey(hash);
+    await makeThumbnail(source, hash, join(dir, 'cache-old-index'));
+    await writeFile(join(thumbs, 'index.json'), JSON.stringify({ format: 'thumbnail/2 webp', records: { [key]: [7, 5] } }));
+    const index = await openThumbnailIndex(join(dir, 'cache-old-index'));
+    expect(index.records.size).toBe(0);
+  });
+
+  it('makes the image again when a file under its name is not a WebP (not one this build wrote)', async () => {
     const thumbs = join(dir, 'cache-old', 'thumbnails');
     const key = thumbnailKey(hash);
     await mkdir(thumbs, { recursive: true });
-    await writeFile(join(thumbs, `${key}.json`), JSON.stringify({ width: 7, height: 5 }));
     await writeFile(join(thumbs, `${key}.webp`), await pngBytes(7, 5));
-    await writeFile(join(thumbs, `${key}.jpg`), await sharp(await pngBytes(7, 5)).jpeg().toBuffer());
-    const thumb = await makeThumbnail(source, hash, join(dir, 'cache-old'));
+    const thumb = await makeThumbnail(source, hash, join(dir, 'cache-old'), await openThumbnailIndex(join(dir, 'cache-old')));
     expect(thumb).toEqual({ width: 320, height: 160, file: join(thumbs, `${key}.webp`) });
     expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
-    expect((await readdir(thumbs)).sort()).toEqual([`${key}.json`, `${key}.webp`]);
-    expect(JSON.parse(await readFile(join(thumbs, `${key}.json`), 'utf8'))).toMatchObject({ width: 320, height: 160 });
+    expect(await readdir(thumbs)).toEqual([`${key}.webp`]);
   });
 
   it('keeps the transparency of the source (WebP has alpha; nothing is flattened onto a background)', async () => {

@@ -1,0 +1,49 @@
+/** The site's data from a real registry: checked first, with the thumbnails set on it once they are made. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkSite, loadSite } from '../../src/site/load-site.ts';
+import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
+
+const URL = 'https://registry.example.org';
+let parent: string;
+let root: string;
+let cache: string;
+
+beforeAll(async () => {
+  ({ parent, root } = await tempRegistry('aso-load-site-'));
+  cache = await mkdtemp(join(tmpdir(), 'aso-load-site-cache-'));
+  const whole = await pngBytes(400, 300);
+  await writeVersion(root, { id: 'whole-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: whole }] });
+  // A header that reads and pixels that do not: the check passes it, sharp cannot make a thumbnail of it.
+  const cut = whole.slice(0, Math.floor(whole.length / 2));
+  await writeVersion(root, { id: 'cut-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: cut }] });
+});
+afterAll(async () => {
+  await rm(parent, { recursive: true, force: true });
+  await rm(cache, { recursive: true, force: true });
+});
+
+describe('checkSite', () => {
+  it("sets each version's thumbnail, and lists its file, once the thumbnails resolve; one that cannot be made stays null", async () => {
+    const warnings: string[] = [];
+    const { data, thumbnails } = await checkSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'a'), warn: (m) => warnings.push(m) });
+    expect(data.objects.map((o) => o.id)).toEqual(['cut-object', 'whole-object']);
+    await thumbnails;
+    const [cut, whole] = data.objects.map((o) => o.versions[0]!);
+    expect(cut!.thumbnail).toBeNull();
+    expect(whole!.thumbnail).toMatchObject({ width: 320, height: 240 });
+    expect([...data.thumbnailFiles.keys()]).toEqual([whole!.thumbnail!.path]);
+    // The catalog and the objects hold the same entries: they see the thumbnail too.
+    expect(data.catalog.find((o) => o.id === 'whole-object')!.versions[0]!.thumbnail).toBe(whole!.thumbnail);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('no thumbnail');
+  });
+
+  it('gives, once its thumbnails resolve, the data loadSite gives', async () => {
+    const { data, thumbnails } = await checkSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'b') });
+    await thumbnails;
+    expect(data).toEqual(await loadSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'b') }));
+  });
+});
