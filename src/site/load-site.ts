@@ -57,7 +57,7 @@ export interface SiteLoadTimes {
  * not show a thumbnail (documents, published bytes) meanwhile, and renders pages once `thumbnails` resolves.
  */
 export interface CheckedSite {
-  /** Each version's `thumbnail` is null, and `thumbnailFiles` empty, until `thumbnails` resolves. */
+  /** Each version's `thumbnail` is set, and its file listed in `thumbnailFiles`, as it is made: read them once `thumbnails` resolves. */
   data: SiteData;
   /** Resolves once every version's thumbnail is made or found and set on it (one that cannot be made stays null). */
   thumbnails: Promise<void>;
