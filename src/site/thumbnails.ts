@@ -103,15 +103,33 @@ export async function openThumbnailIndex(cache: string): Promise<ThumbnailIndex>
       }
     }
   } catch {
-    // No index yet, or a torn one: every thumbnail is looked up by its record.
+    // No index yet, or a torn one: every thumbnail is looked up by its file.
   }
   const files = new Set<string>();
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     // What older builds left (a record per thumbnail, a JPEG fallback) and what a stopped build left half written.
-    if (name.endsWith('.partial') || name.endsWith('.jpg') || (name.endsWith('.json') && name !== INDEX_FILE)) rmSync(join(dir, name), { force: true });
+    if (leftOver(name)) rmSync(join(dir, name), { force: true });
     else files.add(name);
   }
+  // Made here, once, rather than before each thumbnail.
+  mkdirSync(dir, { recursive: true });
   return { records, files, added: 0 };
+}
+
+/**
+ * Whether a file in the thumbnails' folder is left over: a record or a JPEG fallback of an older build, or a thumbnail
+ * a process that is gone was writing (another build sharing the cache may be writing its own right now).
+ */
+function leftOver(name: string): boolean {
+  if (name.endsWith('.jpg') || (name.endsWith('.json') && name !== INDEX_FILE)) return true;
+  const writer = /\.(\d+)-\d+\.partial$/.exec(name);
+  if (!writer) return false;
+  try {
+    process.kill(Number(writer[1]), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 /** Writes `index` into `cache` when this build found or made thumbnails it did not list. */
@@ -125,7 +143,9 @@ export async function saveThumbnailIndex(cache: string, index: ThumbnailIndex): 
 /** An index for one thumbnail, when the caller has none: it lists the thumbnail's file when it is in the cache. */
 function oneThumbnailIndex(cache: string, hash: string): ThumbnailIndex {
   const name = `${thumbnailKey(hash)}.webp`;
-  return { records: new Map(), files: new Set(existsSync(join(cache, 'thumbnails', name)) ? [name] : []), added: 0 };
+  const dir = join(cache, 'thumbnails');
+  mkdirSync(dir, { recursive: true });
+  return { records: new Map(), files: new Set(existsSync(join(dir, name)) ? [name] : []), added: 0 };
 }
 
 /** Makes (or reuses) the thumbnail of an image file whose verified hash is `hash`; the same image is made once. */
@@ -157,16 +177,14 @@ export async function thumbnailOrNull(source: string, hash: string, cache: strin
   }
 }
 
-/** Cache folders this process made (or found), so that each is made once. */
-const madeFolders = new Set<string>();
-
 /** Thumbnails written so far under a temporary name, for unique names. */
 let written = 0;
 
 /**
- * Makes a thumbnail, or finds it in the cache. Everything but the image work is synchronous, so that a thumbnail takes
- * one turn of a busy event loop rather than one per step. The WebP is written under a temporary name and renamed, so a
- * file under a thumbnail's name is always whole, and its header says its size when the index does not.
+ * Makes a thumbnail, or finds it in the cache, whose folder was made when the index was opened. Everything but the
+ * image work is synchronous, so that a thumbnail takes one turn of a busy event loop rather than one per step. The WebP
+ * is written under a temporary name and renamed, so a file under a thumbnail's name is always whole, and its header
+ * says its size when the index does not.
  */
 async function makeThumbnailOnce(source: string, hash: string, cache: string, index: ThumbnailIndex): Promise<Thumbnail> {
   const key = thumbnailKey(hash);
@@ -179,10 +197,6 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string, in
     // Made by a build whose index was not saved, or is of another format: the file's header says its size.
     const meta = await sharp(file).metadata().catch(() => null);
     if (meta?.format === 'webp' && meta.width && meta.height) return listThumbnail(index, key, name, { width: meta.width, height: meta.height }, file);
-  }
-  if (!madeFolders.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    madeFolders.add(dir);
   }
   const partial = `${file}.${process.pid}-${++written}.partial`;
   // A small image is read in one piece: libvips reading a file itself opens and seeks it many times over.

@@ -1,4 +1,5 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
@@ -111,10 +112,21 @@ describe('makeThumbnail', () => {
     const made = await makeThumbnail(source, hash, cache);
     const thumbs = join(cache, 'thumbnails');
     const key = thumbnailKey(hash);
-    for (const name of [`${key}.webp.123-4.partial`, `${key}.json`, `${key}.jpg`]) await writeFile(join(thumbs, name), 'left over');
+    // A process that has ended, and this one, which may be writing that file right now (another build, say).
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const writing = `${key}.webp.${process.pid}-1.partial`;
+    for (const name of [`${key}.webp.${gone}-4.partial`, `${key}.json`, `${key}.jpg`, writing]) await writeFile(join(thumbs, name), 'left over');
     const index = await openThumbnailIndex(cache);
-    expect([...index.files]).toEqual([basename(made.file)]);
-    expect(await readdir(thumbs)).toEqual([basename(made.file)]);
+    expect([...index.files].sort()).toEqual([basename(made.file), writing].sort());
+    expect((await readdir(thumbs)).sort()).toEqual([basename(made.file), writing].sort());
+  });
+
+  it('makes its folder again when the cache was removed since (a dev server that outlives its cache)', async () => {
+    const cache = join(dir, 'cache-removed');
+    await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache));
+    await rm(cache, { recursive: true });
+    const again = await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache));
+    expect(await sharp(again.file).metadata()).toMatchObject({ format: 'webp', width: 320 });
   });
 
   it('does not read an index of another format: it finds the size in the file', async () => {
