@@ -96,7 +96,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   // The renderer does not depend on the registry: it is built (when its code changed) while the registry is checked.
   const renderer = clock.time('renderer', () => rendererBundle(opts.root, opts.registryUrl));
   renderer.catch(() => {}); // awaited below; a failure of the check is reported first
-  const times: SiteLoadTimes = { checkMs: 0, thumbnailsMs: 0, modelMs: 0 };
+  const times: SiteLoadTimes = { checkMs: 0, modelMs: 0 };
   const { data, thumbnails } = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env) }, times);
   clock.ms.check = times.checkMs;
   clock.ms.model = times.modelMs;
@@ -118,16 +118,15 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   // The documents do not show thumbnails: their digests, and the documents themselves, do not wait for them.
   const documents = documentDigests(data, bundle.digest);
   const unchangedDocuments = (id: string, version: string): boolean => last.get(documentsKey(id, version)) === documents.get(documentsKey(id, version));
-  // Set once the thumbnails are in the data, before the first page renders.
-  let digests = new Map<string, string>();
-  const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
   // Pages are the build's CPU work; documents, published bytes and the log mostly wait on the disk: all four run at
   // once, through the one writer. The documents and published bytes start while the last thumbnails are made (sharp's
   // threads leave part of the cores idle then); pages wait for them. (Their phase times overlap.)
-  const [{ pages, search }] = await Promise.all([
+  const [{ pages, search, digests }] = await Promise.all([
     clock.time('pages', async () => {
       await clock.time('thumbnails', () => thumbnails);
-      digests = pageDigests(data, bundle.digest, documents);
+      // The pages show thumbnails: their digests are taken once the thumbnails are in the data.
+      const digests = pageDigests(data, bundle.digest, documents);
+      const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
       const shards = data.searchShards;
       const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShards(digests, shards), (path) => searchShardOfPage(path, shards));
       provideSiteData(data);
@@ -135,7 +134,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       // The pages not rendered again go to the search index at once, so that Pagefind reads them while others render.
       const pages = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), onKeep: (path) => search.addFromSite(path), unchanged });
       await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
-      return { pages, search };
+      return { pages, search, digests };
     }),
     clock.time('documents', async () => {
       // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when

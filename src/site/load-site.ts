@@ -46,8 +46,6 @@ const THUMBNAILS_AT_ONCE = Math.max(2, availableParallelism() * 2);
 export interface SiteLoadTimes {
   /** Reading, hashing and validating the registry (cache lookups for files seen before). */
   checkMs: number;
-  /** Making or finding the thumbnails from the end of the check (they start as each version checks clean). */
-  thumbnailsMs: number;
   /** Grouping, tags, the log's tree. */
   modelMs: number;
 }
@@ -119,7 +117,6 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   const data: SiteData = { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, keys, thumbnailFiles, searchShards };
   // The entries above are those the objects hold: each gets its thumbnail in place once it is made.
   const made = (async (): Promise<void> => {
-    const started = performance.now();
     await Promise.all(
       checked.map(async (v, i) => {
         if (!thumbnails.has(v)) startThumbnail(v);
@@ -131,7 +128,6 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
       }),
     );
     await saveThumbnailIndex(source.cacheDir, thumbnailIndex);
-    if (times) times.thumbnailsMs = performance.now() - started;
   })();
   made.catch(() => {}); // awaited by the caller; a failure before that must not stop the process
   return { data, thumbnails: made };
