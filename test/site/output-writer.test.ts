@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LARGE_COPY_BYTES, OutputWriter } from '../../src/site/output-writer.ts';
+import { LARGE_COPY_BYTES, OutputWriter, SMALL_COPY_BYTES } from '../../src/site/output-writer.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -60,6 +60,34 @@ describe('OutputWriter.copy', () => {
     expect(await readFile(to, 'utf8')).toBe('mesh bytes');
     expect(Math.abs((await stat(to)).mtimeMs - (await stat(from)).mtimeMs)).toBeLessThan(1);
     expect(await new OutputWriter(out).copy(from, 'r/a.glb')).toBe(false);
+  });
+
+  it('copies files on both sides of the small-copy size byte for byte, each with the source’s time', async () => {
+    const out = join(dir, 'c5');
+    const w = new OutputWriter(out);
+    const sizes = [0, 1, SMALL_COPY_BYTES - 1, SMALL_COPY_BYTES, SMALL_COPY_BYTES + 4093];
+    const sources = await Promise.all(
+      sizes.map(async (size) => {
+        const from = join(dir, `sized-${size}.bin`);
+        const bytes = Buffer.alloc(size);
+        for (let i = 0; i < size; i++) bytes[i] = (i * 31 + size) % 256;
+        await writeFile(from, bytes);
+        // A time in the past, so that a copy given the time of its writing would be told apart.
+        await utimes(from, new Date('2024-01-02T03:04:05.678Z'), new Date('2024-01-02T03:04:05.678Z'));
+        return { from, bytes, path: `s/${size}.bin` };
+      }),
+    );
+    expect(await Promise.all(sources.map((s) => w.copy(s.from, s.path)))).toEqual(sizes.map(() => true));
+    for (const s of sources) {
+      expect((await readFile(join(out, ...s.path.split('/')))).equals(s.bytes)).toBe(true);
+      expect(Math.abs((await stat(join(out, ...s.path.split('/')))).mtimeMs - Date.parse('2024-01-02T03:04:05.678Z'))).toBeLessThan(1);
+    }
+    const again = new OutputWriter(out);
+    expect(await Promise.all(sources.map((s) => again.copy(s.from, s.path)))).toEqual(sizes.map(() => false));
+    // A copy over a longer file of another time leaves no byte of it behind.
+    await writeFile(join(out, 's', '1.bin'), Buffer.alloc(5000, 7));
+    expect(await new OutputWriter(out).copy(sources[1]!.from, 's/1.bin')).toBe(true);
+    expect((await readFile(join(out, 's', '1.bin'))).equals(sources[1]!.bytes)).toBe(true);
   });
 
   it('copies again when the target differs in size or time', async () => {
