@@ -4,12 +4,14 @@
  * value the page reads: the object with all its versions, the worlds that reference the object, the log and its key,
  * and for a record page the page slugs of its version's tags. Nothing else: a version added to another object changes
  * none of them. A version's `agent.json` and API document have a digest of their own, without the tag links and the
- * thumbnails. Listing pages (catalog, tags, 404) are few and always rendered.
+ * thumbnails. The listing pages (catalog, tags, worlds, 404) share one digest of the whole site: any change renders
+ * them all again, and a rebuild of an unchanged registry renders no page at all (nor loads the renderer).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { objectPagePath, versionPagePath } from '../core/paths.ts';
+import { pagePaths } from './page-paths.ts';
 import { logViewConfigFor, type SiteData } from './site-data.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -36,9 +38,10 @@ export function documentDigests(data: SiteData, rendererDigest: string): Map<str
 }
 
 /**
- * The digest of every record and object page of `data`, by site path, and of every version's documents, for the
- * renderer `rendererDigest`. A page's digest adds to its versions' documents digests (`documents`, computed here
- * when not given) the thumbnails of the object's versions, and for a record page the page slugs of its version's tags.
+ * The digest of every page of `data`, by site path, and of every version's documents, for the renderer
+ * `rendererDigest`. An object or record page's digest adds to its versions' documents digests (`documents`, computed
+ * here when not given) the thumbnails of the object's versions, and for a record page the page slugs of its version's
+ * tags. Every other page has the site's {@link listingDigest}.
  */
 export function pageDigests(data: SiteData, rendererDigest: string, documents = documentDigests(data, rendererDigest)): Map<string, string> {
   const out = new Map(documents);
@@ -54,7 +57,25 @@ export function pageDigests(data: SiteData, rendererDigest: string, documents = 
       out.set(versionPagePath(id, version), sha256(`${own[i]}\n${thumbnails}\n${tags}`));
     }
   }
+  const listing = listingDigest(data, rendererDigest, out);
+  for (const path of pagePaths(data)) if (!out.has(path)) out.set(path, listing);
   return out;
+}
+
+/**
+ * The digest of what the listing pages may read, which is the whole site but the cache's file paths: the renderer, the
+ * origin, the keys, the worlds, the tags with their slugs and objects, the catalog order, the log's checkpoint, the
+ * number of search shards, and every object page's digest (each object with all its versions and their thumbnails).
+ */
+export function listingDigest(data: SiteData, rendererDigest: string, objectPages: ReadonlyMap<string, string>): string {
+  const hash = createHash('sha256').update(`listing\n${rendererDigest}\n${data.registryUrl}\n${data.searchShards}\n`);
+  const publishers = [...data.keys.publishers].map(([name, keys]) => [name, keys.map((k) => k.text)]);
+  hash.update(`${JSON.stringify({ logKey: data.keys.logKey?.text ?? null, publishers })}\n`);
+  hash.update(`${JSON.stringify(data.worlds)}\n${JSON.stringify(data.tags)}\n${JSON.stringify(data.catalog.map((o) => o.id))}\n`);
+  const checkpoint = data.log && { ...data.log.checkpoint, rootHash: Buffer.from(data.log.checkpoint.rootHash).toString('hex'), url: data.log.checkpointUrl };
+  hash.update(`${JSON.stringify(checkpoint)}\n`);
+  for (const object of data.objects) hash.update(`${object.id} ${objectPages.get(objectPagePath(object.id))}\n`);
+  return hash.digest('hex');
 }
 
 /** The key of a version's documents (`agent.json`, its API document) among the digests. */

@@ -36,9 +36,11 @@ export async function renderPages(
   const keep = await Promise.all(
     paths.map(async (path) => !!options.unchanged?.(path) && (await writer.has(pageFile(path)))),
   );
-  // A renderer made here, for the number of pages it will render, is closed here.
+  // A renderer made here, for the number of pages it will render, is closed here; none is made for no page.
   if (typeof source === 'function') {
-    const renderer = await source(keep.filter((k) => !k).length);
+    const toRender = keep.filter((k) => !k).length;
+    if (toRender === 0) return renderKept(null, paths, keep, writer, options);
+    const renderer = await source(toRender);
     try {
       return await renderKept(renderer, paths, keep, writer, options);
     } finally {
@@ -48,9 +50,9 @@ export async function renderPages(
   return renderKept(source, paths, keep, writer, options);
 }
 
-/** Renders the pages `keep` does not keep, and keeps the others. */
+/** Renders the pages `keep` does not keep, and keeps the others (all of them when there is no renderer). */
 async function renderKept(
-  renderer: PageRenderer,
+  renderer: PageRenderer | null,
   paths: readonly string[],
   keep: readonly boolean[],
   writer: OutputWriter,
@@ -65,6 +67,10 @@ async function renderKept(
     writer.keep(pageFile(path));
     done.kept.push(path);
     options.onKeep?.(path);
+  }
+  if (!renderer) {
+    if (done.rendered.length) throw new Error(`${done.rendered.length} pages to render and no renderer`);
+    return done;
   }
   const writing = new Set<Promise<boolean>>();
   let failure: { error: unknown } | undefined;

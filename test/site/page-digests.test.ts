@@ -28,17 +28,34 @@ afterAll(async () => {
 });
 
 describe('pageDigests', () => {
-  it('gives every record and object page a digest that a rebuild of the same registry repeats', async () => {
-    const a = pageDigests(await load(), 'code-1');
-    expect([...a.keys()].sort()).toEqual([
-      documentsKey('alpha-object', '1.0.0'),
-      documentsKey('beta-object', '1.0.0'),
-      'objects/alpha-object/',
-      'objects/alpha-object/versions/1.0.0/',
-      'objects/beta-object/',
-      'objects/beta-object/versions/1.0.0/',
-    ]);
+  it('gives every page a digest that a rebuild of the same registry repeats, one shared by the listing pages', async () => {
+    const data = await load();
+    const a = pageDigests(data, 'code-1');
+    const own = ['objects/alpha-object/', 'objects/alpha-object/versions/1.0.0/', 'objects/beta-object/', 'objects/beta-object/versions/1.0.0/'];
+    const listings = ['', 'tags/', 'tags/stone/', 'tags/wood/', NOT_FOUND_PAGE];
+    expect(pagePaths(data).sort()).toEqual([...own, ...listings].sort());
+    expect([...a.keys()].sort()).toEqual([documentsKey('alpha-object', '1.0.0'), documentsKey('beta-object', '1.0.0'), ...own, ...listings].sort());
+    expect(new Set(listings.map((p) => a.get(p))).size).toBe(1);
+    expect(new Set([...own, ...listings.slice(0, 1)].map((p) => a.get(p))).size).toBe(own.length + 1);
     expect(pageDigests(await load(), 'code-1')).toEqual(a);
+  });
+
+  it('changes the listing pages with anything of the site they may show: a version, a world, a thumbnail, the order, the tags, the shards', async () => {
+    const data = await load();
+    const before = pageDigests(data, 'code-1').get('')!;
+    expect(pageDigests(data, 'code-2').get('')).not.toBe(before);
+    // A thumbnail (the catalog shows them).
+    const entry = data.objects[0]!.versions[0]!;
+    const thumbnail = entry.thumbnail;
+    entry.thumbnail = { ...thumbnail!, width: thumbnail!.width + 1 };
+    expect(pageDigests(data, 'code-1').get('')).not.toBe(before);
+    entry.thumbnail = thumbnail;
+    expect(pageDigests(data, 'code-1').get('')).toBe(before);
+    // The catalog order, the tags, the worlds, the number of search shards.
+    expect(pageDigests({ ...data, catalog: [...data.catalog].reverse() }, 'code-1').get('')).not.toBe(before);
+    expect(pageDigests({ ...data, tags: data.tags.map((t) => ({ ...t, slug: `${t.slug}-2` })) }, 'code-1').get(NOT_FOUND_PAGE)).not.toBe(before);
+    expect(pageDigests({ ...data, searchShards: data.searchShards + 1 }, 'code-1').get('')).not.toBe(before);
+    expect(pageDigests({ ...data, worlds: [{ id: 'w', name: 'W', objects: [] } as never] }, 'code-1').get('')).not.toBe(before);
   });
 
   it('changes every page with the code, and only the pages of an object that gets a version', async () => {

@@ -66,6 +66,12 @@ describe('renderPages', () => {
     await expect(renderPages(make, ['objects/no-such-object/'], new OutputWriter(join(work, 'made-fails')))).rejects.toThrow('answered');
     expect(asked).toEqual([2, 1]);
     expect(closed).toBe(2);
+    // No page to render: no renderer is made, and every page is kept.
+    const kept = new OutputWriter(out);
+    const none = await renderPages(make, pages, kept, { unchanged: () => true });
+    expect(none).toEqual({ rendered: [], kept: pages });
+    expect(asked).toEqual([2, 1]);
+    expect(kept.written).toEqual([]);
   });
 
   it('fails naming the file when a page cannot be written', async () => {
