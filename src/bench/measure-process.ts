@@ -11,6 +11,31 @@ export interface ProcessRun {
   ms: number;
   /** Peak resident set size of the process tree in bytes, or null where `/proc` is not available (not Linux). */
   peakRssBytes: number | null;
+  /**
+   * The share (0-1) of the machine's CPU time that its hypervisor gave to other guests during the run ("steal" in
+   * `/proc/stat`), or null where `/proc` is not available: a run on a machine whose neighbours were busy is slower
+   * for it, and this says by how much the machine was short.
+   */
+  steal: number | null;
+}
+
+/** The machine's CPU time so far, all cores, in clock ticks: the total and the part stolen (`/proc/stat`). */
+export async function machineCpuTicks(): Promise<{ total: number; steal: number } | null> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
+    // cpu user nice system idle iowait irq softirq steal [guest guest_nice: already counted in user and nice]
+    const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    if (line.split(/\s+/)[0] !== 'cpu' || ticks.length < 8 || ticks.some((n) => !Number.isFinite(n))) return null;
+    return { total: ticks.reduce((a, b) => a + b, 0), steal: ticks[7]! };
+  } catch {
+    return null;
+  }
+}
+
+/** The stolen share of the CPU time between two readings of {@link machineCpuTicks}, or null without both. */
+export function stealBetween(before: { total: number; steal: number } | null, after: { total: number; steal: number } | null): number | null {
+  if (!before || !after || after.total <= before.total) return null;
+  return (after.steal - before.steal) / (after.total - before.total);
 }
 
 /** `VmRSS` and `VmHWM` (peak) of a process in bytes, or null once it has gone. */
@@ -47,6 +72,7 @@ export function measureProcess(
   opts: { cwd: string; env: NodeJS.ProcessEnv; sampleMs?: number },
 ): Promise<ProcessRun> {
   const started = performance.now();
+  const ticks = machineCpuTicks();
   const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -76,10 +102,10 @@ export function measureProcess(
     child.on('close', (code) => {
       const ms = performance.now() - started;
       clearInterval(timer);
-      void sampling.then(() => {
+      void Promise.all([sampling, ticks, machineCpuTicks()]).then(([, before, after]) => {
         // The sampled sum can miss a short spike between samples; each process's own high-water mark cannot.
         const single = Math.max(0, ...hwm.values());
-        resolve({ code: code ?? 1, stdout, stderr, ms, peakRssBytes: linux ? Math.max(peak, single) : null });
+        resolve({ code: code ?? 1, stdout, stderr, ms, peakRssBytes: linux ? Math.max(peak, single) : null, steal: stealBetween(before, after) });
       });
     });
   });

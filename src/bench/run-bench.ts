@@ -67,6 +67,11 @@ export interface SizeResult {
   catalogPageBytes: number;
   /** The largest page of the JSON catalog (`api/v1/objects*.json`), in bytes. */
   apiPageBytes: number;
+  /**
+   * The share of the machine's CPU time its host gave to other guests during each timed run (see measure-process.ts),
+   * null where it cannot be read: a run with a large share was slowed by its neighbours, not by the build.
+   */
+  steal: { check: number | null; fullBuild: number | null; copy: number | null; rebuild: number | null; addOne: number | null };
 }
 
 /** What `npm run bench` writes to `bench/results.json`. */
@@ -110,12 +115,12 @@ async function runBuild(registry: string, cache: string, outDir: string): Promis
  * `cp -a` of a built site to a sibling folder, with the page cache written out first; returns the time and the copy,
  * which the caller removes after its timed runs (see {@link benchSize}).
  */
-async function copySite(outDir: string): Promise<{ ms: number; copy: string }> {
+async function copySite(outDir: string): Promise<{ ms: number; copy: string; steal: number | null }> {
   const copy = `${outDir}-copy`;
   await measureProcess('sync', [], { cwd: dirname(outDir), env: process.env });
   const run = await measureProcess('cp', ['-a', outDir, copy], { cwd: dirname(outDir), env: process.env });
   if (run.code !== 0) throw new Error(`cp -a ${outDir} failed: ${run.stderr}`);
-  return { ms: run.ms, copy };
+  return { ms: run.ms, copy, steal: run.steal };
 }
 
 /** Runs `npm run check` (scripts/check.ts) on a registry; throws when it fails. */
@@ -139,15 +144,15 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
   const generateMs = performance.now() - t;
   log(`${versions} versions: registry written in ${seconds(generateMs)}`);
   const checked = await check(registry);
-  log(`${versions} versions: npm run check ${seconds(checked.ms)}`);
+  log(`${versions} versions: npm run check ${seconds(checked.ms)}${stolen(checked.steal)}`);
   // The build's page renderer depends on the code, not the registry: it is built before the timed runs.
   await warmRenderer(dir);
   const full = await runBuild(registry, cache, outDir);
-  log(`${versions} versions: full build ${seconds(full.ms)}, peak RSS ${megabytes(full.peakRssBytes)}; ${formatPhases(full.phases)}`);
+  log(`${versions} versions: full build ${seconds(full.ms)}${stolen(full.steal)}, peak RSS ${megabytes(full.peakRssBytes)}; ${formatPhases(full.phases)}`);
   // What the floor's measures leave is removed only after the last timed run: on ext4, creating files in the half
   // minute after tens of thousands were deleted costs several times the kernel time (the inode allocator steps over
   // recently freed inodes one by one), which would be charged to whatever runs next.
-  const { ms: copyMs, copy } = await copySite(outDir);
+  const { ms: copyMs, copy, steal: copySteal } = await copySite(outDir);
   const floorCache = join(dir, 'thumbnail-floor');
   const coldCpu = await measureColdBuildCpu(registry, DEFAULT_REGISTRY_URL, floorCache);
   const floorMs = coldBuildFloorMs(copyMs, coldCpu);
@@ -166,10 +171,10 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
   const first = syntheticVersion(0);
   const recordPage = await recordPageWeight(outDir, join(outDir, ...versionDir(first.id, first.version).split('/'), 'index.html'));
   const again = await runBuild(registry, cache, outDir);
-  log(`${versions} versions: rebuild, nothing changed ${seconds(again.ms)}; ${formatPhases(again.phases)}`);
+  log(`${versions} versions: rebuild, nothing changed ${seconds(again.ms)}${stolen(again.steal)}; ${formatPhases(again.phases)}`);
   await addSyntheticVersion(registry, versions, { registryUrl: DEFAULT_REGISTRY_URL, assets });
   const added = await runBuild(registry, cache, outDir);
-  log(`${versions} versions: rebuild after adding one version ${seconds(added.ms)}; ${formatPhases(added.phases)}`);
+  log(`${versions} versions: rebuild after adding one version ${seconds(added.ms)}${stolen(added.steal)}; ${formatPhases(added.phases)}`);
   await Promise.all([copy, floorCache].map((d) => rm(d, { recursive: true, force: true })));
   const peaks = [full, again, added].map((r) => r.peakRssBytes).filter((n): n is number => n !== null);
   return {
@@ -190,7 +195,18 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
     search,
     catalogPageBytes,
     apiPageBytes,
+    steal: { check: checked.steal, fullBuild: full.steal, copy: copySteal, rebuild: again.steal, addOne: added.steal },
   };
+}
+
+/** ` (CPU stolen by the host: 7%)`, or nothing when none was or it cannot be read. */
+function stolen(steal: number | null): string {
+  return steal ? ` (CPU stolen by the host: ${percent(steal)})` : '';
+}
+
+/** A share as a whole percentage, `n/a` when unknown. */
+function percent(share: number | null): string {
+  return share === null ? 'n/a' : `${Math.round(share * 100)}%`;
 }
 
 /** Builds the page renderer for the registry URL the bench uses (a build of an empty registry), unless it is cached. */
@@ -350,6 +366,9 @@ export function formatResults(r: BenchResults): string {
     line(['versions', ...PHASES]),
     line(['---', ...PHASES.map(() => '---')]),
     ...r.sizes.map((s) => line([s.versions.toLocaleString('en-US'), ...PHASES.map((p) => [s.phases.full, s.phases.rebuild, s.phases.addOne].map((b) => (b.ms[p] / 1000).toFixed(1)).join(' / '))])),
+    '',
+    'CPU time the host gave to other guests during each timed run: check / cold build / cp -a / nothing changed / one version added',
+    ...r.sizes.map((s) => `- ${s.versions.toLocaleString('en-US')} versions: ${[s.steal.check, s.steal.fullBuild, s.steal.copy, s.steal.rebuild, s.steal.addOne].map(percent).join(' / ')}`),
     '',
     ...r.targets.map((t) => `- [${t.ok ? 'x' : ' '}] ${t.target}: ${t.actual}`),
   ].join('\n');

@@ -74,6 +74,17 @@ describe('runBench', () => {
     expect(table).toContain('Hashing 8.4 MB');
     expect(table).toMatch(/^File creation: [\d,]+ files\/s/m);
     expect(lines.some((l) => l.startsWith('100 versions: full build'))).toBe(true);
+    // What the host took of the machine's CPU during each timed run, a share where /proc/stat can be read.
+    for (const share of Object.values(s.steal)) {
+      if (process.platform !== 'linux') {
+        expect(share).toBeNull();
+        continue;
+      }
+      expect(share).toBeGreaterThanOrEqual(0);
+      expect(share).toBeLessThan(1);
+    }
+    expect(Object.keys(s.steal).sort()).toEqual(['addOne', 'check', 'copy', 'fullBuild', 'rebuild']);
+    expect(table).toMatch(/^- 100 versions: (\d+%|n\/a)( \/ (\d+%|n\/a)){4}$/m);
     expect(json.log.entries).toBe(5000);
     expect(table).toMatch(/^Log of 5,000 entries /m);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureProcess } from '../../src/bench/measure-process.ts';
+import { machineCpuTicks, measureProcess, stealBetween } from '../../src/bench/measure-process.ts';
 
 const MiB = 1024 * 1024;
 /** A Node script that holds `mb` MiB of touched memory for a moment. */
@@ -27,6 +27,26 @@ describe('measureProcess', () => {
     const spike = 'let b = Buffer.alloc(150 * 1024 * 1024, 1); b = null; globalThis.gc(); setTimeout(() => {}, 1500);';
     const run = await measureProcess(process.execPath, ['--expose-gc', '-e', spike], { cwd: process.cwd(), env: process.env, sampleMs: 500 });
     expect(run.peakRssBytes).toBeGreaterThan(150 * MiB);
+  });
+
+  it.runIf(process.platform === 'linux')('says what share of the machine’s CPU time was stolen during the run', async () => {
+    const busy = 'const end = Date.now() + 300; while (Date.now() < end);';
+    const run = await measureProcess(process.execPath, ['-e', busy], { cwd: process.cwd(), env: process.env });
+    expect(run.steal).toBeGreaterThanOrEqual(0);
+    expect(run.steal).toBeLessThan(1);
+    const before = await machineCpuTicks();
+    const end = Date.now() + 200;
+    while (Date.now() < end);
+    const after = await machineCpuTicks();
+    // 200 ms of one core's work is at least a few ticks (100 a second) more of the machine's time.
+    expect(after!.total - before!.total).toBeGreaterThanOrEqual(10);
+    expect(after!.steal).toBeGreaterThanOrEqual(before!.steal);
+  });
+
+  it('divides the stolen ticks by all the ticks between two readings', () => {
+    expect(stealBetween({ total: 1000, steal: 10 }, { total: 1400, steal: 50 })).toBe(0.1);
+    expect(stealBetween({ total: 1000, steal: 10 }, { total: 1000, steal: 10 })).toBeNull();
+    expect(stealBetween(null, { total: 1000, steal: 10 })).toBeNull();
   });
 
   it('rejects when the command cannot be started', async () => {
