@@ -1,7 +1,6 @@
 /** Runs a child process and measures its wall time and the peak resident memory of its process tree. */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 
 /** What a measured run returns. */
 export interface ProcessRun {
@@ -21,9 +20,9 @@ export interface ProcessRun {
 }
 
 /** The machine's CPU time so far, all cores, in clock ticks: the total and the part stolen (`/proc/stat`). */
-export async function machineCpuTicks(): Promise<{ total: number; steal: number } | null> {
+export function machineCpuTicks(): { total: number; steal: number } | null {
   try {
-    const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
     // cpu user nice system idle iowait irq softirq steal [guest guest_nice: already counted in user and nice]
     const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
     if (line.split(/\s+/)[0] !== 'cpu' || ticks.length < 8 || ticks.some((n) => !Number.isFinite(n))) return null;
@@ -121,11 +120,9 @@ export function measureProcess(
     child.on('close', (code) => {
       const ms = performance.now() - started;
       clearInterval(timer);
-      void Promise.all([ticks, machineCpuTicks()]).then(([before, after]) => {
-        // The sampled sum can miss a short spike between samples; each process's own high-water mark cannot.
-        const single = Math.max(0, ...hwm.values());
-        resolve({ code: code ?? 1, stdout, stderr, ms, peakRssBytes: linux ? Math.max(peak, single) : null, steal: stealBetween(before, after) });
-      });
+      // The sampled sum can miss a short spike between samples; each process's own high-water mark cannot.
+      const single = Math.max(0, ...hwm.values());
+      resolve({ code: code ?? 1, stdout, stderr, ms, peakRssBytes: linux ? Math.max(peak, single) : null, steal: stealBetween(ticks, machineCpuTicks()) });
     });
   });
 }

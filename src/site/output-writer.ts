@@ -14,8 +14,9 @@
  *
  * A small file is copied by reading it and writing its bytes, not by the kernel's copy: `copyFileSync` tries a clone,
  * then copies through the kernel with several calls more per file, and on a 2-core ext4 machine it cost 130-190 us of
- * CPU for a file of 1-20 KB against 50-105 us read and written (4,000 published files, 1,500 of 20 KB). From about
- * 100 KB on the two cost the same, and above that the kernel's copy (a clone on a file system that can) is kept.
+ * CPU for a file of 1-20 KB against 50-105 us read and written (4,000 of the bench's published files, and 1,500 files
+ * of 20 KB). From about 100 KB on the two cost the same, and above that the kernel's copy (a clone on a file system
+ * that can) is kept.
  *
  * The synchronous writes run from a queue in slices of a few milliseconds, with a turn of the event loop between
  * slices: the render threads get their next pages and Pagefind its input while thousands of files are written. Run as
