@@ -36,28 +36,23 @@ export async function renderPages(
   const keep = await Promise.all(
     paths.map(async (path) => !!options.unchanged?.(path) && (await writer.has(pageFile(path)))),
   );
-  // A renderer made here, for the number of pages it will render, is closed here; none is made for no page.
+  const done = keepUnchanged(paths, keep, writer, options);
+  // Nothing to render: no renderer is made (nor its bundle loaded, nor a thread started).
+  if (!done.rendered.length) return done;
+  // A renderer made here, for the number of pages it will render, is closed here.
   if (typeof source === 'function') {
-    const toRender = keep.filter((k) => !k).length;
-    if (toRender === 0) return renderKept(null, paths, keep, writer, options);
-    const renderer = await source(toRender);
+    const renderer = await source(done.rendered.length);
     try {
-      return await renderKept(renderer, paths, keep, writer, options);
+      await renderAll(renderer, done.rendered, writer, options);
     } finally {
       await renderer.close();
     }
-  }
-  return renderKept(source, paths, keep, writer, options);
+  } else await renderAll(source, done.rendered, writer, options);
+  return done;
 }
 
-/** Renders the pages `keep` does not keep, and keeps the others (all of them when there is no renderer). */
-async function renderKept(
-  renderer: PageRenderer | null,
-  paths: readonly string[],
-  keep: readonly boolean[],
-  writer: OutputWriter,
-  options: RenderPagesOptions,
-): Promise<RenderedPages> {
+/** Keeps the pages `keep` says to keep (handing each to `onKeep`) and lists the others to render. */
+function keepUnchanged(paths: readonly string[], keep: readonly boolean[], writer: OutputWriter, options: RenderPagesOptions): RenderedPages {
   const done: RenderedPages = { rendered: [], kept: [] };
   for (const [i, path] of paths.entries()) {
     if (!keep[i]) {
@@ -68,16 +63,17 @@ async function renderKept(
     done.kept.push(path);
     options.onKeep?.(path);
   }
-  if (!renderer) {
-    if (done.rendered.length) throw new Error(`${done.rendered.length} pages to render and no renderer`);
-    return done;
-  }
+  return done;
+}
+
+/** Renders `paths` and writes each page. */
+async function renderAll(renderer: PageRenderer, paths: readonly string[], writer: OutputWriter, options: RenderPagesOptions): Promise<void> {
   const writing = new Set<Promise<boolean>>();
   let failure: { error: unknown } | undefined;
   // Pages are taken from the list as the renderer frees up, not all queued at once: at 100,000 versions the queue of
   // every page's task held hundreds of megabytes.
   await pMap(
-    done.rendered,
+    paths,
     async (path) => {
       if (failure) return;
       const { status, html } = await renderer.render(path);
@@ -97,5 +93,4 @@ async function renderKept(
   );
   await Promise.all(writing);
   if (failure) throw failure.error;
-  return done;
 }
