@@ -77,10 +77,11 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   const warn = source.warn ?? ((): void => {});
   // A version's thumbnail is made as soon as its folder checks clean: sharp's threads resize while the check goes on.
   const limit = pLimit(THUMBNAILS_AT_ONCE);
-  const thumbnails = new Map<RegistryVersion, Promise<Thumbnail | null>>();
+  // Each with the site path of its source image, which the pages show when the image is its own thumbnail.
+  const thumbnails = new Map<RegistryVersion, Promise<{ thumb: Thumbnail | null; sitePath: string } | null>>();
   const startThumbnail = (v: RegistryVersion): void => {
     const file = thumbnailSourceFile(v);
-    thumbnails.set(v, file ? limit(() => thumbnailOrNull(file.path, file.hash, source.cacheDir, warn, thumbnailIndex)) : Promise.resolve(null));
+    thumbnails.set(v, file ? limit(async () => ({ thumb: await thumbnailOrNull(file.path, file.hash, source.cacheDir, warn, thumbnailIndex), sitePath: file.sitePath })) : Promise.resolve(null));
   };
   const thumbnailIndex = await openThumbnailIndex(source.cacheDir);
   const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);
@@ -120,10 +121,14 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
     await Promise.all(
       checked.map(async (v, i) => {
         if (!thumbnails.has(v)) startThumbnail(v);
-        const thumb = await thumbnails.get(v)!;
+        const found = await thumbnails.get(v)!;
+        const thumb = found?.thumb;
         if (!thumb) return;
-        const path = thumbnailSitePath(thumb.file);
-        thumbnailFiles.set(path, thumb.file);
+        let path = found.sitePath;
+        if (thumb.file) {
+          path = thumbnailSitePath(thumb.file);
+          thumbnailFiles.set(path, thumb.file);
+        }
         versions[i]!.thumbnail = { width: thumb.width, height: thumb.height, path };
       }),
     );

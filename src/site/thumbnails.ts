@@ -8,6 +8,8 @@ import { writeFileAtomic } from '../io/atomic-file.ts';
 import { readSmallFile } from '../io/read-small-file.ts';
 import type { RegistryVersion } from '../registry/registry-model.ts';
 import { sriToHex } from '../core/sri.ts';
+import { representationPath } from '../core/paths.ts';
+import { AS_IS_MAX_BYTES, showAsIs } from './thumbnail-as-is.ts';
 
 /** Width of catalog thumbnails in CSS pixels. */
 export const THUMBNAIL_WIDTH = 320;
@@ -28,13 +30,14 @@ export function thumbnailKey(hash: string): string {
 
 /**
  * One thumbnail: a single WebP file (every browser that runs the viewer reads WebP, so no fallback format is made),
- * with its real size. Transparency in the source is kept: WebP has an alpha channel.
+ * with its real size. Transparency in the source is kept: WebP has an alpha channel. A small image is its own thumbnail
+ * (thumbnail-as-is.ts): then there is no file, and the pages show the version's own image.
  */
 export interface Thumbnail {
   width: number;
   height: number;
-  /** The WebP file in the cache. */
-  file: string;
+  /** The WebP file in the cache, or null when the source image is shown as it is. */
+  file: string | null;
 }
 
 /** Site path of a thumbnail file: content-keyed, so it never changes under its name. */
@@ -46,7 +49,11 @@ export function thumbnailSitePath(file: string): string {
  * The shape of the cache's index. A new value makes the index of an older build be ignored: its thumbnails are then
  * found by their files (see `makeThumbnailOnce`).
  */
-const RECORD_FORMAT = 'thumbnail/3 webp';
+const RECORD_FORMAT = 'thumbnail/4 webp or as-is';
+// A change to the rule of thumbnail-as-is.ts changes what the records mean: it takes a new format.
+
+/** The mark of an index record whose image is shown as it is (no WebP file). */
+const AS_IS = 'as-is';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/avif']);
 
@@ -56,11 +63,12 @@ export function thumbnailSource(manifest: Manifest): Representation | undefined 
   return candidates.find((r) => IMAGE_TYPES.has(r.mediaType));
 }
 
-/** The file a version's thumbnail is made from, with its verified hash, or undefined when the version has no image. */
-export function thumbnailSourceFile(version: RegistryVersion): { path: string; hash: string } | undefined {
+/** The file a version's thumbnail is made from, the site path it is published at and its verified hash, or undefined when the version has no image. */
+export function thumbnailSourceFile(version: RegistryVersion): { path: string; sitePath: string; hash: string } | undefined {
   const image = thumbnailSource(version.manifest);
   const file = image && version.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
-  return file && { path: file.path, hash: image.hash };
+  const { id, version: v } = version.manifest;
+  return file && { path: file.path, sitePath: representationPath(id, v, image.id, image.format), hash: image.hash };
 }
 
 /**
@@ -79,9 +87,16 @@ const inFlight = new Map<string, Promise<Thumbnail>>();
  */
 const INDEX_FILE = 'index.json';
 
+/** A thumbnail's size, and whether its image is shown as it is. */
+interface ThumbnailRecord {
+  width: number;
+  height: number;
+  asIs: boolean;
+}
+
 /** The index of a cache's thumbnails as one build reads and extends it. */
 export interface ThumbnailIndex {
-  records: Map<string, { width: number; height: number }>;
+  records: Map<string, ThumbnailRecord>;
   /** The names in the cache's folder when the build began. */
   files: Set<string>;
   /** Records this build added to the index. */
@@ -94,12 +109,12 @@ export interface ThumbnailIndex {
  */
 export async function openThumbnailIndex(cache: string): Promise<ThumbnailIndex> {
   const dir = join(cache, 'thumbnails');
-  const records = new Map<string, { width: number; height: number }>();
+  const records = new Map<string, ThumbnailRecord>();
   try {
     const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as { format?: unknown; records?: Record<string, unknown> };
     if (index.format === RECORD_FORMAT && index.records && typeof index.records === 'object') {
       for (const [key, size] of Object.entries(index.records)) {
-        if (Array.isArray(size) && Number.isInteger(size[0]) && Number.isInteger(size[1])) records.set(key, { width: size[0] as number, height: size[1] as number });
+        if (Array.isArray(size) && Number.isInteger(size[0]) && Number.isInteger(size[1])) records.set(key, { width: size[0] as number, height: size[1] as number, asIs: size[2] === AS_IS });
       }
     }
   } catch {
@@ -135,7 +150,7 @@ function leftOver(name: string): boolean {
 /** Writes `index` into `cache` when this build found or made thumbnails it did not list. */
 export async function saveThumbnailIndex(cache: string, index: ThumbnailIndex): Promise<void> {
   if (!index.added) return;
-  const records = Object.fromEntries([...index.records].map(([key, size]) => [key, [size.width, size.height]]));
+  const records = Object.fromEntries([...index.records].map(([key, r]) => [key, r.asIs ? [r.width, r.height, AS_IS] : [r.width, r.height]]));
   await mkdir(join(cache, 'thumbnails'), { recursive: true });
   await writeFileAtomic(join(cache, 'thumbnails', INDEX_FILE), JSON.stringify({ format: RECORD_FORMAT, records }));
 }
@@ -184,24 +199,33 @@ let written = 0;
  * Makes a thumbnail, or finds it in the cache, whose folder was made when the index was opened. Everything but the
  * image work is synchronous, so that a thumbnail takes one turn of a busy event loop rather than one per step. The WebP
  * is written under a temporary name and renamed, so a file under a thumbnail's name is always whole, and its header
- * says its size when the index does not.
+ * says its size when the index does not. Whether a small image is shown as it is depends on its bytes alone, never on
+ * what the cache holds: a cache made before that rule, holding a WebP of it, gives the site a build without a cache
+ * gives.
  */
 async function makeThumbnailOnce(source: string, hash: string, cache: string, index: ThumbnailIndex): Promise<Thumbnail> {
   const key = thumbnailKey(hash);
   const dir = join(cache, 'thumbnails');
   const name = `${key}.webp`;
   const file = join(dir, name);
+  // The index of this format holds what the rule below decided: either answer holds without reading the image.
+  const listed = index.records.get(key);
+  if (listed?.asIs) return { width: listed.width, height: listed.height, file: null };
+  if (listed && index.files.has(name)) return { width: listed.width, height: listed.height, file };
+  // A small image is read in one piece: libvips reading a file itself opens and seeks it many times over.
+  const bytes = await readSmallFile(source);
+  if (bytes && bytes.length <= AS_IS_MAX_BYTES) {
+    const header = await sharp(bytes).metadata().catch(() => null);
+    if (header && showAsIs(bytes, header, THUMBNAIL_WIDTH)) return listThumbnail(index, key, null, { width: header.width!, height: header.height! }, null);
+  }
   if (index.files.has(name)) {
-    const listed = index.records.get(key);
-    if (listed) return { ...listed, file };
     // Made by a build whose index was not saved, or is of another format: the file's header says its size.
     const meta = await sharp(file).metadata().catch(() => null);
     if (meta?.format === 'webp' && meta.width && meta.height) return listThumbnail(index, key, name, { width: meta.width, height: meta.height }, file);
   }
   const partial = `${file}.${process.pid}-${++written}.partial`;
-  // A small image is read in one piece: libvips reading a file itself opens and seeks it many times over.
   try {
-    const info = await sharp((await readSmallFile(source)) ?? source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78, effort: WEBP_EFFORT }).toFile(partial);
+    const info = await sharp(bytes ?? source).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).webp({ quality: 78, effort: WEBP_EFFORT }).toFile(partial);
     renameSync(partial, file);
     return listThumbnail(index, key, name, { width: info.width, height: info.height }, file);
   } catch (error) {
@@ -210,10 +234,10 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string, in
   }
 }
 
-/** Records a thumbnail in the index (saved at the end of the build) and returns it. */
-function listThumbnail(index: ThumbnailIndex, key: string, name: string, size: { width: number; height: number }, file: string): Thumbnail {
-  index.records.set(key, size);
-  index.files.add(name);
+/** Records a thumbnail in the index (saved at the end of the build) and returns it; `name` and `file` are null for an image shown as it is. */
+function listThumbnail(index: ThumbnailIndex, key: string, name: string | null, size: { width: number; height: number }, file: string | null): Thumbnail {
+  index.records.set(key, { ...size, asIs: file === null });
+  if (name) index.files.add(name);
   index.added++;
   return { ...size, file };
 }

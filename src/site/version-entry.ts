@@ -3,11 +3,11 @@ import type { GltfInventory } from '../core/gltf-inventory.ts';
 import type { Retracted } from '../core/retractions.ts';
 import type { Manifest, PublicationRecord } from '../core/types.ts';
 
-/** A catalog thumbnail as the pages link it: one WebP file. */
+/** A catalog thumbnail as the pages link it: one WebP file, or a small image shown as it is (thumbnail-as-is.ts). */
 export interface EntryThumbnail {
   width: number;
   height: number;
-  /** Site path of the WebP file, relative to the base URL (`thumbnails/<sha256>-w320.webp`). */
+  /** Site path of the image, relative to the base URL (`thumbnails/<sha256>-w320-e2.webp`, or the version's own image file). */
   path: string;
 }
 

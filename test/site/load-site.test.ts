@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { representationPath } from '../../src/core/paths.ts';
 import { checkSite, loadSite } from '../../src/site/load-site.ts';
 import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 
@@ -19,6 +20,8 @@ beforeAll(async () => {
   // A header that reads and pixels that do not: the check passes it, sharp cannot make a thumbnail of it.
   const cut = whole.slice(0, Math.floor(whole.length / 2));
   await writeVersion(root, { id: 'cut-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: cut }] });
+  // Small enough to be its own thumbnail (thumbnail-as-is.ts).
+  await writeVersion(root, { id: 'small-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes(64, 48) }] });
 });
 afterAll(async () => {
   await rm(parent, { recursive: true, force: true });
@@ -29,11 +32,13 @@ describe('checkSite', () => {
   it("sets each version's thumbnail, and lists its file, once the thumbnails resolve; one that cannot be made stays null", async () => {
     const warnings: string[] = [];
     const { data, thumbnails } = await checkSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'a'), warn: (m) => warnings.push(m) });
-    expect(data.objects.map((o) => o.id)).toEqual(['cut-object', 'whole-object']);
+    expect(data.objects.map((o) => o.id)).toEqual(['cut-object', 'small-object', 'whole-object']);
     await thumbnails;
-    const [cut, whole] = data.objects.map((o) => o.versions[0]!);
+    const [cut, small, whole] = data.objects.map((o) => o.versions[0]!);
     expect(cut!.thumbnail).toBeNull();
     expect(whole!.thumbnail).toMatchObject({ width: 320, height: 240 });
+    // The small image is shown as it is: the path of the version's own file, which the build publishes anyway.
+    expect(small!.thumbnail).toEqual({ width: 64, height: 48, path: representationPath('small-object', '1.0.0', 'picture', 'png') });
     expect([...data.thumbnailFiles.keys()]).toEqual([whole!.thumbnail!.path]);
     // The catalog and the objects hold the same entries: they see the thumbnail too.
     expect(data.catalog.find((o) => o.id === 'whole-object')!.versions[0]!.thumbnail).toBe(whole!.thumbnail);

@@ -10,7 +10,8 @@ import { dirname, join, relative } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../support/build-site.ts';
-import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
+import { thumbnailKey } from '../../src/site/thumbnails.ts';
+import { pngBytes, sri, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 
 /** Every file under `dir`, relative, sorted. */
 async function listFiles(dir: string): Promise<string[]> {
@@ -30,14 +31,18 @@ describe('a rebuild into the last build’s dist/', () => {
   let firstListing: string[];
   let keptMtime: number;
   let oldThumbnails: string[];
+  let smallKey: string;
 
   beforeAll(async () => {
     const reg = await tempRegistry('aso-rebuild-');
     parent = reg.parent;
-    const red = await pngBytes(16, 12, { r: 200, g: 30, b: 30 });
-    const blue = await pngBytes(20, 10, { r: 30, g: 30, b: 200 });
+    // Wider than a thumbnail, so that each gets a WebP; the small one is its own thumbnail (thumbnail-as-is.ts).
+    const red = await pngBytes(400, 300, { r: 200, g: 30, b: 30 });
+    const blue = await pngBytes(500, 250, { r: 30, g: 30, b: 200 });
+    const small = await pngBytes(16, 12, { r: 30, g: 200, b: 30 });
     await writeVersion(reg.root, { id: 'kept-object', version: '1.0.0', tags: ['kept'], files: picture(red) });
     await writeVersion(reg.root, { id: 'gone-object', version: '1.0.0', tags: ['gone-tag'], files: picture(blue) });
+    await writeVersion(reg.root, { id: 'small-object', version: '1.0.0', tags: ['small'], files: picture(small) });
     rebuilt = join(parent, 'dist');
     const one = await buildSite({ outDir: rebuilt, registryDir: reg.root, cacheDir: join(parent, 'cache') });
     expect(one.code, one.stdout + one.stderr).toBe(0);
@@ -52,6 +57,9 @@ describe('a rebuild into the last build’s dist/', () => {
     // An older build kept no index of its records (thumbnails.ts, INDEX_FILE) either.
     await rm(join(thumbs, 'index.json'));
     oldThumbnails = (await readdir(thumbs)).filter((f) => f.endsWith('.webp')).map((f) => f.slice(0, -'.webp'.length));
+    // A build from before small images were their own thumbnails made a WebP of the small one too.
+    smallKey = thumbnailKey(sri(small));
+    await writeFile(join(thumbs, `${smallKey}.webp`), await sharp(small).webp().toBuffer());
     for (const key of oldThumbnails) {
       await writeFile(join(thumbs, `${key}.json`), JSON.stringify({ width: 3, height: 2 }));
       await writeFile(join(thumbs, `${key}.webp`), await pngBytes(3, 2));
@@ -114,6 +122,12 @@ describe('a rebuild into the last build’s dist/', () => {
     }
     const cached = await readdir(join(parent, 'cache', 'thumbnails'));
     expect(cached.filter((f) => !f.endsWith('.webp')).sort()).toEqual(['index.json']);
+  });
+
+  it('shows the small image as it is, as a build into an empty folder does, although the cache held a WebP of it', async () => {
+    const page = await readFile(join(rebuilt, 'objects', 'small-object', 'index.html'), 'utf8');
+    expect(page).toContain('<img src="/objects/small-object/versions/1.0.0/representations/picture.png" width="16" height="12"');
+    expect(await listFiles(rebuilt)).not.toContain(`thumbnails/${smallKey}.webp`);
   });
 
   it('left an unchanged published file in place instead of copying it again', async () => {

@@ -25,8 +25,8 @@ describe('makeThumbnail', () => {
     const cache = join(dir, 'cache-a');
     const thumb = await makeThumbnail(source, hash, cache);
     expect(thumb).toMatchObject({ width: 320, height: 160 });
-    expect(thumb.file.endsWith('.webp')).toBe(true);
-    expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
+    expect(thumb.file!.endsWith('.webp')).toBe(true);
+    expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
     expect(await readdir(join(cache, 'thumbnails'))).toEqual([`${thumbnailKey(hash)}.webp`]);
   });
 
@@ -46,22 +46,22 @@ describe('makeThumbnail', () => {
     const [a, b] = await Promise.all([makeThumbnail(source, hash, cache, index), makeThumbnail(source, hash, cache, index)]);
     expect(b).toEqual(a);
     expect(index.added).toBe(1);
-    const made = (await stat(a.file)).mtimeMs;
+    const made = (await stat(a.file!)).mtimeMs;
     const again = await makeThumbnail(source, hash, cache, index);
     expect(again).toEqual(a);
     expect(index.added).toBe(1);
-    expect((await stat(again.file)).mtimeMs).toBe(made);
+    expect((await stat(again.file!)).mtimeMs).toBe(made);
   });
 
   it('finds its file in a cache that moved, without making it again', async () => {
     const first = await makeThumbnail(source, hash, join(dir, 'cache-b'));
-    const made = (await stat(first.file)).mtimeMs;
+    const made = (await stat(first.file!)).mtimeMs;
     await cp(join(dir, 'cache-b'), join(dir, 'cache-moved'), { recursive: true, preserveTimestamps: true });
     await rm(join(dir, 'cache-b'), { recursive: true });
     const moved = await makeThumbnail(source, hash, join(dir, 'cache-moved'));
-    expect(moved.file.startsWith(join(dir, 'cache-moved'))).toBe(true);
+    expect(moved.file!.startsWith(join(dir, 'cache-moved'))).toBe(true);
     expect(moved).toMatchObject({ width: 320, height: 160 });
-    expect(Math.abs((await stat(moved.file)).mtimeMs - made)).toBeLessThan(1);
+    expect(Math.abs((await stat(moved.file!)).mtimeMs - made)).toBeLessThan(1);
   });
 
   it('lists what it made in the cache\'s index, where the next build finds the size without reading the image', async () => {
@@ -70,15 +70,15 @@ describe('makeThumbnail', () => {
     const made = await makeThumbnail(source, hash, cache, index);
     await saveThumbnailIndex(cache, index);
     const key = thumbnailKey(hash);
-    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/3 webp', records: { [key]: [320, 160] } });
+    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/4 webp or as-is', records: { [key]: [320, 160] } });
     // Another process (a copy of the cache, so that this one's memo of made thumbnails does not answer): the index
     // answers, with a size the image does not have, to show that the image is not read.
     const next = join(dir, 'cache-index-next');
     await cp(cache, next, { recursive: true, preserveTimestamps: true });
-    await writeFile(join(next, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/3 webp', records: { [key]: [32, 16] } }));
+    await writeFile(join(next, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/4 webp or as-is', records: { [key]: [32, 16] } }));
     const again = await makeThumbnail(source, hash, next, await openThumbnailIndex(next));
-    expect(again).toEqual({ width: 32, height: 16, file: join(next, 'thumbnails', basename(made.file)) });
-    expect(Math.abs((await stat(again.file)).mtimeMs - (await stat(made.file)).mtimeMs)).toBeLessThan(1);
+    expect(again).toEqual({ width: 32, height: 16, file: join(next, 'thumbnails', basename(made.file!)) });
+    expect(Math.abs((await stat(again.file!)).mtimeMs - (await stat(made.file!)).mtimeMs)).toBeLessThan(1);
   });
 
   it('reads the size of a thumbnail its index does not list from the file, without making it again', async () => {
@@ -90,8 +90,8 @@ describe('makeThumbnail', () => {
     await cp(cache, next, { recursive: true, preserveTimestamps: true });
     const nextIndex = await openThumbnailIndex(next);
     const again = await makeThumbnail(source, hash, next, nextIndex);
-    expect(again).toEqual({ width: 320, height: 160, file: join(next, 'thumbnails', basename(made.file)) });
-    expect(Math.abs((await stat(again.file)).mtimeMs - (await stat(made.file)).mtimeMs)).toBeLessThan(1);
+    expect(again).toEqual({ width: 320, height: 160, file: join(next, 'thumbnails', basename(made.file!)) });
+    expect(Math.abs((await stat(again.file!)).mtimeMs - (await stat(made.file!)).mtimeMs)).toBeLessThan(1);
     expect(nextIndex.added).toBe(1);
   });
 
@@ -102,9 +102,9 @@ describe('makeThumbnail', () => {
     await saveThumbnailIndex(cache, index);
     const next = join(dir, 'cache-index-gone-next');
     await cp(cache, next, { recursive: true });
-    await rm(join(next, 'thumbnails', basename(made.file)));
+    await rm(join(next, 'thumbnails', basename(made.file!)));
     const again = await makeThumbnail(source, hash, next, await openThumbnailIndex(next));
-    expect(await sharp(again.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
+    expect(await sharp(again.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
   });
 
   it("removes what a stopped build half wrote, and older builds' records and JPEGs, when it opens the cache", async () => {
@@ -117,8 +117,8 @@ describe('makeThumbnail', () => {
     const writing = `${key}.webp.${process.pid}-1.partial`;
     for (const name of [`${key}.webp.${gone}-4.partial`, `${key}.json`, `${key}.jpg`, writing]) await writeFile(join(thumbs, name), 'left over');
     const index = await openThumbnailIndex(cache);
-    expect([...index.files].sort()).toEqual([basename(made.file), writing].sort());
-    expect((await readdir(thumbs)).sort()).toEqual([basename(made.file), writing].sort());
+    expect([...index.files].sort()).toEqual([basename(made.file!), writing].sort());
+    expect((await readdir(thumbs)).sort()).toEqual([basename(made.file!), writing].sort());
   });
 
   it('makes its folder again when the cache was removed since (a dev server that outlives its cache)', async () => {
@@ -126,7 +126,7 @@ describe('makeThumbnail', () => {
     await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache));
     await rm(cache, { recursive: true });
     const again = await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache));
-    expect(await sharp(again.file).metadata()).toMatchObject({ format: 'webp', width: 320 });
+    expect(await sharp(again.file!).metadata()).toMatchObject({ format: 'webp', width: 320 });
   });
 
   it('does not read an index of another format: it finds the size in the file', async () => {
@@ -145,7 +145,7 @@ describe('makeThumbnail', () => {
     await writeFile(join(thumbs, `${key}.webp`), await pngBytes(7, 5));
     const thumb = await makeThumbnail(source, hash, join(dir, 'cache-old'), await openThumbnailIndex(join(dir, 'cache-old')));
     expect(thumb).toEqual({ width: 320, height: 160, file: join(thumbs, `${key}.webp`) });
-    expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
+    expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
     expect(await readdir(thumbs)).toEqual([`${key}.webp`]);
   });
 
@@ -160,14 +160,61 @@ describe('makeThumbnail', () => {
     const file = join(dir, 'cutout.png');
     await writeFile(file, bytes);
     const thumb = await makeThumbnail(file, sri(bytes), join(dir, 'cache-alpha'));
-    expect(await sharp(thumb.file).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160, hasAlpha: true });
-    const { data, info } = await sharp(thumb.file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160, hasAlpha: true });
+    const { data, info } = await sharp(thumb.file!).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4)];
     expect(pixel(5, 5)[3]).toBe(0);
     const [r, g, b, a] = pixel(160, 80);
     expect(a).toBe(255);
     expect(r).toBeGreaterThan(200);
     expect(g! + b!).toBeLessThan(60);
+  });
+});
+
+describe('makeThumbnail of a small image', () => {
+  let dir: string;
+  let source: string;
+  let hash: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'aso-thumbs-as-is-'));
+    source = join(dir, 'reference.jpg');
+    const bytes = new Uint8Array(await sharp({ create: { width: 96, height: 72, channels: 3, background: '#997755' } }).jpeg().toBuffer());
+    await writeFile(source, bytes);
+    hash = sri(bytes);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('shows it as it is: its size, no file, nothing written but the index, which says so', async () => {
+    const cache = join(dir, 'cache-a');
+    const index = await openThumbnailIndex(cache);
+    expect(await makeThumbnail(source, hash, cache, index)).toEqual({ width: 96, height: 72, file: null });
+    await saveThumbnailIndex(cache, index);
+    expect(await readdir(join(cache, 'thumbnails'))).toEqual(['index.json']);
+    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/4 webp or as-is', records: { [thumbnailKey(hash)]: [96, 72, 'as-is'] } });
+  });
+
+  it('takes the answer from the index without reading the image', async () => {
+    const cache = join(dir, 'cache-listed');
+    await mkdir(join(cache, 'thumbnails'), { recursive: true });
+    await writeFile(join(cache, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/4 webp or as-is', records: { [thumbnailKey(hash)]: [9, 7, 'as-is'] } }));
+    expect(await makeThumbnail(join(dir, 'no-such-file.jpg'), hash, cache, await openThumbnailIndex(cache))).toEqual({ width: 9, height: 7, file: null });
+  });
+
+  it('shows it as it is when the cache holds a WebP of it from a build before that rule: the site does not depend on the cache', async () => {
+    const cache = join(dir, 'cache-older');
+    const thumbs = join(cache, 'thumbnails');
+    await mkdir(thumbs, { recursive: true });
+    await writeFile(join(thumbs, `${thumbnailKey(hash)}.webp`), await sharp(source).webp().toBuffer());
+    await writeFile(join(thumbs, 'index.json'), JSON.stringify({ format: 'thumbnail/3 webp', records: { [thumbnailKey(hash)]: [96, 72] } }));
+    expect(await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache))).toEqual({ width: 96, height: 72, file: null });
+  });
+
+  it('makes a WebP of a truncated one, and fails as sharp does when the pixels cannot be read', async () => {
+    const whole = await readFile(source);
+    const cut = new Uint8Array(whole.subarray(0, whole.length - 40));
+    const file = join(dir, 'cut.jpg');
+    await writeFile(file, cut);
+    await expect(makeThumbnail(file, sri(cut), join(dir, 'cache-cut'))).rejects.toThrow();
   });
 });
 

@@ -1,0 +1,82 @@
+/**
+ * When an image is its own catalog thumbnail: a small, whole, still, upright JPEG, PNG or WebP in sRGB or grey, no wider
+ * than a thumbnail, is shown as published (the version's own file) instead of being decoded and encoded again as WebP.
+ * Any doubt makes a WebP as for any other image: what is shown as it is must show in every browser as its WebP would.
+ */
+import { crc32 } from 'node:zlib';
+
+/** Images of at most this many bytes may be shown as they are: about what a WebP thumbnail 320 pixels wide weighs. */
+export const AS_IS_MAX_BYTES = 16 * 1024;
+
+/** The formats every browser that runs the viewer shows (AVIF is left to the WebP path). */
+const FORMATS = new Set(['jpeg', 'png', 'webp']);
+
+/** The colour spaces shown the same everywhere: a CMYK JPEG, say, is not. */
+const SPACES = new Set(['srgb', 'b-w']);
+
+/** What sharp's `metadata()` says of an image, as far as this rule reads it. */
+export interface ImageHeader {
+  format?: string;
+  width?: number;
+  height?: number;
+  /** EXIF orientation (1-8); absent or 1 is upright. */
+  orientation?: number;
+  /** Frames of an animated image. */
+  pages?: number;
+  space?: string;
+}
+
+/** Whether the image `bytes`, whose header sharp read as `header`, is shown as it is for a thumbnail `maxWidth` wide. */
+export function showAsIs(bytes: Uint8Array, header: ImageHeader, maxWidth: number): boolean {
+  const { format, width, height, orientation, pages, space } = header;
+  if (bytes.length > AS_IS_MAX_BYTES || !format || !FORMATS.has(format) || !width || !height || width > maxWidth) return false;
+  if ((orientation !== undefined && orientation !== 1) || (pages !== undefined && pages > 1) || !space || !SPACES.has(space)) return false;
+  return endsWhole(bytes, format) && !(format === 'png' && isAnimatedPng(bytes));
+}
+
+/**
+ * Whether an image's bytes are whole as far as can be told without decoding them, so that a truncated or damaged file
+ * whose header still reads is not shown: a JPEG ends with its end-of-image marker; a PNG's chunks each hold their
+ * length and CRC and run to its IEND chunk at the very end; a WebP's RIFF header gives its length.
+ */
+export function endsWhole(bytes: Uint8Array, format: string): boolean {
+  const n = bytes.length;
+  if (format === 'jpeg') return n > 4 && bytes[n - 2] === 0xff && bytes[n - 1] === 0xd9;
+  if (format === 'png') return pngChunks(bytes)?.at(-1) === 'IEND';
+  if (format === 'webp') return n > 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP' && readUint32(bytes, 4, true) + 8 === n;
+  return false;
+}
+
+/** Whether a PNG is an APNG: an `acTL` chunk before its first `IDAT` (browsers animate it; its WebP would be still). */
+export function isAnimatedPng(bytes: Uint8Array): boolean {
+  const types = pngChunks(bytes) ?? [];
+  const acTL = types.indexOf('acTL');
+  return acTL >= 0 && acTL < types.indexOf('IDAT');
+}
+
+/**
+ * The types of a PNG's chunks in order, or null when one runs past the end, its CRC is wrong, or bytes follow IEND.
+ * After the 8-byte signature, each chunk is its data's length, its type, its data and the CRC of type and data.
+ */
+function pngChunks(bytes: Uint8Array): string[] | null {
+  const types: string[] = [];
+  let at = 8;
+  while (at < bytes.length) {
+    if (at + 12 > bytes.length) return null;
+    const length = readUint32(bytes, at, false);
+    const end = at + 8 + length;
+    if (end + 4 > bytes.length || crc32(bytes.subarray(at + 4, end)) !== readUint32(bytes, end, false)) return null;
+    types.push(ascii(bytes, at + 4, 4));
+    at = end + 4;
+    if (types.at(-1) === 'IEND') return at === bytes.length ? types : null;
+  }
+  return null;
+}
+
+function ascii(bytes: Uint8Array, at: number, length: number): string {
+  return String.fromCharCode(...bytes.subarray(at, at + length));
+}
+
+function readUint32(bytes: Uint8Array, at: number, littleEndian: boolean): number {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(at, littleEndian);
+}
