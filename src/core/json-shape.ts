@@ -14,7 +14,13 @@ export interface SchemaProblem {
 /** Messages that replace Ajv's for a given `<pointer> <keyword>`, e.g. `/publisher minLength` (`*` for array indexes). */
 export type ShapeMessages = Record<string, string>;
 
-const ajv = new Ajv2020({ strict: true, allErrors: true });
+/**
+ * The schemas compiled here are constants of this code, each checked against the draft 2020-12 meta-schema by
+ * test/core/json-shape.test.ts, so they are not checked again at run time (`validateSchema: false`): compiling the
+ * meta-schema took about 55 ms in every process and thread that validates (a build, a check, a render thread, the
+ * SDK). Strict mode still refuses an unknown keyword.
+ */
+const ajv = new Ajv2020({ strict: true, allErrors: true, validateSchema: false });
 // ajv-formats is CommonJS: its plugin is the module itself under Node and `.default` under some bundlers.
 const addFormats = (formatsPlugin as unknown as { default?: typeof formatsPlugin }).default ?? formatsPlugin;
 addFormats(ajv, ['date-time', 'uri']);

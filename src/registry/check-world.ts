@@ -4,25 +4,28 @@ import { compileShape } from '../core/json-shape.ts';
 import { OBJECT_ID_PATTERN } from '../core/object-id.ts';
 
 
-const shape = compileShape(
-  {
-    type: 'object',
-    additionalProperties: false,
-    required: ['id', 'name', 'objects'],
-    properties: {
-      id: { type: 'string', minLength: 3, maxLength: 80, pattern: OBJECT_ID_PATTERN },
-      name: { type: 'string', minLength: 1 },
-      objects: {
-        type: 'array',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['id', 'version'],
-          properties: { id: { type: 'string', minLength: 1 }, version: { type: 'string', minLength: 1 } },
-        },
+/** The JSON Schema of a world file. */
+export const WORLD_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'objects'],
+  properties: {
+    id: { type: 'string', minLength: 3, maxLength: 80, pattern: OBJECT_ID_PATTERN },
+    name: { type: 'string', minLength: 1 },
+    objects: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'version'],
+        properties: { id: { type: 'string', minLength: 1 }, version: { type: 'string', minLength: 1 } },
       },
     },
   },
+};
+
+const shape = compileShape(
+  WORLD_SCHEMA,
   {
     ' type': 'must be a JSON object',
     '/id pattern': `must match ${OBJECT_ID_PATTERN}`,

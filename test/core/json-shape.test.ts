@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { compileShape } from '../../src/core/json-shape.ts';
+import { manifestSchema } from '../../src/core/validate-manifest.ts';
+import { PUBLICATION_SCHEMA } from '../../src/registry/check-publication.ts';
+import { WORLD_SCHEMA } from '../../src/registry/check-world.ts';
 
 const person = {
   type: 'object',
@@ -60,5 +64,21 @@ describe('compileShape', () => {
 
   it('refuses a schema with a keyword it does not know (strict mode)', () => {
     expect(() => compileShape({ type: 'string', minimumLength: 3 })).toThrow(/unknown keyword: "minimumLength"/);
+  });
+});
+
+describe('the registry\'s schemas', () => {
+  // compileShape does not check a schema against the meta-schema at run time: this does, for each one it compiles.
+  const meta = new Ajv2020({ strict: true });
+
+  it('are each a valid draft 2020-12 schema', () => {
+    for (const [name, schema] of Object.entries({ manifestSchema, PUBLICATION_SCHEMA, WORLD_SCHEMA })) {
+      expect(meta.validateSchema(schema), `${name}: ${meta.errorsText(meta.errors)}`).toBe(true);
+    }
+  });
+
+  it('would be caught here if one were not', () => {
+    expect(meta.validateSchema({ type: 'object', properties: { name: { type: 'string', minLength: '1' } } })).toBe(false);
+    expect(meta.errorsText(meta.errors)).toContain('minLength');
   });
 });
