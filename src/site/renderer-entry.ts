@@ -2,9 +2,13 @@
 import type { SSRManifest } from 'astro';
 import { App } from 'astro/app';
 
-/** What the renderer bundle exports (Astro calls this with the manifest of the build). */
+/**
+ * What the renderer bundle exports (Astro calls this with the manifest of the build). The app renders each page to one
+ * string (`streaming` off): the build reads every page whole, and streaming it in chunks, each encoded and then read
+ * back through a web stream, cost the render thread more than the page itself.
+ */
 export function createExports(manifest: SSRManifest): { app: App } {
-  return { app: new App(importingOnce(manifest)) };
+  return { app: new App(importingOnce(manifest), false) };
 }
 
 /**
