@@ -40,6 +40,8 @@ beforeAll(async () => {
       .png()
       .toBuffer(),
   );
+  // A few objects have a small image instead, which is its own thumbnail: green, 64 x 40.
+  const small = new Uint8Array(await sharp({ create: { width: 64, height: 40, channels: 3, background: '#00c000' } }).png().toBuffer());
   for (let n = 0; n < OBJECTS; n++) {
     const special = n === 137;
     await writeVersion(registry.root, {
@@ -50,7 +52,7 @@ beforeAll(async () => {
       tags: special ? ['ceramic', 'kitchen'] : [['alpha', 'beta', 'gamma'][n % 3]!],
       license: 'CC0-1.0',
       publishedAt: publishedAt(n),
-      files: n % 50 === 0 ? [{ id: 'mesh', type: 'mesh', format: 'gltf', mediaType: 'model/gltf+json', bytes: gltfBytes(`object ${n}`) }] : [{ id: 'photo', type: 'image', format: 'png', mediaType: 'image/png', bytes: png }],
+      files: n % 50 === 0 ? [{ id: 'mesh', type: 'mesh', format: 'gltf', mediaType: 'model/gltf+json', bytes: gltfBytes(`object ${n}`) }] : [{ id: 'photo', type: 'image', format: 'png', mediaType: 'image/png', bytes: n % 50 === 25 ? small : png }],
     });
   }
   const built = await buildSite({ outDir: join(parent, 'dist'), registryDir: registry.root, env: { ASO_SEARCH_SHARD_PAGES: String(SHARD_PAGES) } });
@@ -117,7 +119,7 @@ describe('the paged catalog', () => {
 });
 
 describe('catalog thumbnails', () => {
-  it('are one WebP for the image the objects share, served as image/webp, linked by every card and drawn by Chromium', async () => {
+  it('are one WebP for the image the objects share, served as image/webp, linked by every card that shows it and drawn by Chromium', async () => {
     const files = await readdir(join(parent, 'dist', 'thumbnails'));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{64}-w320-e2\.webp$/);
@@ -134,7 +136,9 @@ describe('catalog thumbnails', () => {
     const withImage = Array.from({ length: CATALOG_PAGE_SIZE }, (_, i) => OBJECTS - 1 - i).filter((n) => n % 50 !== 0).length;
     expect(await imgs.count()).toBe(withImage);
     expect(await page.locator('li.card picture').count()).toBe(0);
-    for (const src of await imgs.evaluateAll((els) => els.map((el) => el.getAttribute('src')))) expect(src).toBe(`/thumbnails/${files[0]}`);
+    // All but the one small image of the page (object-275), which is shown as it is (below).
+    const srcs = await imgs.evaluateAll((els) => els.map((el) => el.getAttribute('src')));
+    expect(srcs.filter((src) => src !== `/thumbnails/${files[0]}`)).toEqual(['/objects/object-275/versions/1.0.0/representations/photo.png']);
     const first = imgs.first();
     expect(await first.getAttribute('loading')).toBe('lazy');
     expect(await first.getAttribute('decoding')).toBe('async');
@@ -161,6 +165,38 @@ describe('catalog thumbnails', () => {
     expect(rr! + rg!).toBeLessThan(40);
     expect(served.length).toBeGreaterThan(0);
     for (const s of served) expect(s).toEqual({ path: `/thumbnails/${files[0]}`, type: 'image/webp' });
+    await page.close();
+  });
+});
+
+describe('a small image', () => {
+  it('is its own thumbnail: the card links the published file, served as image/png, and Chromium draws it', async () => {
+    const page = await browser.newPage();
+    const path = '/objects/object-275/versions/1.0.0/representations/photo.png';
+    const served: (string | null)[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === path) served.push(r.headers()['content-type'] ?? null);
+    });
+    await page.goto(`${preview.origin}/`);
+    const img = page.locator(`li.card img[src="${path}"]`);
+    expect(await img.count()).toBe(1);
+    expect([await img.getAttribute('width'), await img.getAttribute('height')]).toEqual(['64', '40']);
+    expect(await img.getAttribute('alt')).toBe('Sample object 275');
+    await img.scrollIntoViewIfNeeded();
+    await img.evaluate((el: HTMLImageElement) => el.decode());
+    const drawn = await img.evaluate((el: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = el.naturalWidth;
+      canvas.height = el.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(el, 0, 0);
+      return { size: [el.naturalWidth, el.naturalHeight], pixel: [...context.getImageData(32, 20, 1, 1).data] };
+    });
+    expect(drawn.size).toEqual([64, 40]);
+    const [r, g, b] = drawn.pixel;
+    expect(g).toBeGreaterThan(170);
+    expect(r! + b!).toBeLessThan(40);
+    expect(served).toEqual(['image/png']);
     await page.close();
   });
 });
