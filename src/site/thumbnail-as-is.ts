@@ -31,7 +31,10 @@ export function showAsIs(bytes: Uint8Array, header: ImageHeader, maxWidth: numbe
   const { format, width, height, orientation, pages, space } = header;
   if (bytes.length > AS_IS_MAX_BYTES || !format || !FORMATS.has(format) || !width || !height || width > maxWidth) return false;
   if ((orientation !== undefined && orientation !== 1) || (pages !== undefined && pages > 1) || !space || !SPACES.has(space)) return false;
-  return endsWhole(bytes, format) && !(format === 'png' && isAnimatedPng(bytes));
+  if (format !== 'png') return endsWhole(bytes, format);
+  // One walk of the chunks (each CRC computed once) answers both questions.
+  const types = pngChunks(bytes);
+  return types !== null && !animatedChunks(types);
 }
 
 /**
@@ -42,20 +45,25 @@ export function showAsIs(bytes: Uint8Array, header: ImageHeader, maxWidth: numbe
 export function endsWhole(bytes: Uint8Array, format: string): boolean {
   const n = bytes.length;
   if (format === 'jpeg') return n > 4 && bytes[n - 2] === 0xff && bytes[n - 1] === 0xd9;
-  if (format === 'png') return pngChunks(bytes)?.at(-1) === 'IEND';
+  if (format === 'png') return pngChunks(bytes) !== null;
   if (format === 'webp') return n > 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP' && readUint32(bytes, 4, true) + 8 === n;
   return false;
 }
 
 /** Whether a PNG is an APNG: an `acTL` chunk before its first `IDAT` (browsers animate it; its WebP would be still). */
 export function isAnimatedPng(bytes: Uint8Array): boolean {
-  const types = pngChunks(bytes) ?? [];
+  return animatedChunks(pngChunks(bytes) ?? []);
+}
+
+/** Whether a PNG's chunk types hold an `acTL` before the first `IDAT`. */
+function animatedChunks(types: string[]): boolean {
   const acTL = types.indexOf('acTL');
   return acTL >= 0 && acTL < types.indexOf('IDAT');
 }
 
 /**
- * The types of a PNG's chunks in order, or null when one runs past the end, its CRC is wrong, or bytes follow IEND.
+ * The types of a PNG's chunks in order, ending with IEND, or null when one runs past the end, its CRC is wrong, no IEND
+ * ends them, or bytes follow it.
  * After the 8-byte signature, each chunk is its data's length, its type, its data and the CRC of type and data.
  */
 function pngChunks(bytes: Uint8Array): string[] | null {

@@ -6,7 +6,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_PAGE_SIZE } from '../../src/core/paging.ts';
@@ -25,6 +25,20 @@ const PAGES = Math.ceil(OBJECTS / CATALOG_PAGE_SIZE);
 const id = (n: number) => `object-${String(n).padStart(3, '0')}`;
 /** Object n was published n minutes after the first, so the catalog shows object-299 first. */
 const publishedAt = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString().replace('.000Z', 'Z');
+
+/** An image as Chromium draws it once decoded: its natural size and the RGBA of each point asked for. */
+async function drawnImage(img: Locator, points: [number, number][]): Promise<{ size: number[]; pixels: number[][] }> {
+  await img.scrollIntoViewIfNeeded();
+  await img.evaluate((el: HTMLImageElement) => el.decode());
+  return img.evaluate((el: HTMLImageElement, at: [number, number][]) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = el.naturalWidth;
+    canvas.height = el.naturalHeight;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(el, 0, 0);
+    return { size: [el.naturalWidth, el.naturalHeight], pixels: at.map(([x, y]) => [...context.getImageData(x, y, 1, 1).data]) };
+  }, points);
+}
 
 let parent: string;
 let preview: PreviewServer;
@@ -144,21 +158,10 @@ describe('catalog thumbnails', () => {
     expect(await first.getAttribute('decoding')).toBe('async');
     expect([await first.getAttribute('width'), await first.getAttribute('height')]).toEqual(['320', '200']);
     expect(await first.getAttribute('alt')).toBe(`Sample object ${OBJECTS - 1}`);
-    await first.scrollIntoViewIfNeeded();
-    await first.evaluate((el: HTMLImageElement) => el.decode());
     // Drawn at its own size: the left half red, the right half blue, as in the source.
-    const drawn = await first.evaluate((el: HTMLImageElement) => {
-      const canvas = document.createElement('canvas');
-      canvas.width = el.naturalWidth;
-      canvas.height = el.naturalHeight;
-      const context = canvas.getContext('2d')!;
-      context.drawImage(el, 0, 0);
-      const at = (x: number, y: number) => [...context.getImageData(x, y, 1, 1).data];
-      return { size: [el.naturalWidth, el.naturalHeight], left: at(80, 100), right: at(240, 100) };
-    });
+    const drawn = await drawnImage(first, [[80, 100], [240, 100]]);
     expect(drawn.size).toEqual([320, 200]);
-    const [lr, lg, lb] = drawn.left;
-    const [rr, rg, rb] = drawn.right;
+    const [[lr, lg, lb], [rr, rg, rb]] = drawn.pixels as [number[], number[]];
     expect(lr).toBeGreaterThan(230);
     expect(lg! + lb!).toBeLessThan(40);
     expect(rb).toBeGreaterThan(230);
@@ -182,18 +185,9 @@ describe('a small image', () => {
     expect(await img.count()).toBe(1);
     expect([await img.getAttribute('width'), await img.getAttribute('height')]).toEqual(['64', '40']);
     expect(await img.getAttribute('alt')).toBe('Sample object 275');
-    await img.scrollIntoViewIfNeeded();
-    await img.evaluate((el: HTMLImageElement) => el.decode());
-    const drawn = await img.evaluate((el: HTMLImageElement) => {
-      const canvas = document.createElement('canvas');
-      canvas.width = el.naturalWidth;
-      canvas.height = el.naturalHeight;
-      const context = canvas.getContext('2d')!;
-      context.drawImage(el, 0, 0);
-      return { size: [el.naturalWidth, el.naturalHeight], pixel: [...context.getImageData(32, 20, 1, 1).data] };
-    });
+    const drawn = await drawnImage(img, [[32, 20]]);
     expect(drawn.size).toEqual([64, 40]);
-    const [r, g, b] = drawn.pixel;
+    const [[r, g, b]] = drawn.pixels as [number[]];
     expect(g).toBeGreaterThan(170);
     expect(r! + b!).toBeLessThan(40);
     expect(served).toEqual(['image/png']);
