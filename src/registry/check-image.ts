@@ -1,6 +1,7 @@
 /**
  * The registry's image rule: a representation whose media type `browser-image` shows must hold an image of that very
- * format, so that a browser and the thumbnail step read it. sharp reads the header only; the pixels are not decoded.
+ * format, so that a browser and the thumbnail step read it. sharp reads the header only; the pixels are not decoded. The
+ * header read is kept with the file, so that the thumbnail step need not read it again.
  */
 import sharp from 'sharp';
 import { RUNTIMES } from '../core/compatibility.ts';
@@ -22,25 +23,58 @@ export function isImage(rep: { mediaType: string }): boolean {
   return IMAGE_MEDIA_TYPES.includes(rep.mediaType) && rep.mediaType in EXPECTED;
 }
 
-/** Why the image (a file's path, or its bytes) is not an image of `mediaType`, or null when its header says it is. */
-export async function imageProblem(image: string | Uint8Array, mediaType: string): Promise<string | null> {
+/** What the check reads of an image's header (sharp's `metadata()`, these fields only), which the thumbnail step reuses. */
+export interface ImageHeader {
+  /** sharp's name of the format: `jpeg`, `png`, `webp`, `heif`. */
+  format?: string;
+  /** For HEIF: `av1` (AVIF) or `hevc`. */
+  compression?: string;
+  width?: number;
+  height?: number;
+  /** EXIF orientation (1-8); absent or 1 is upright. */
+  orientation?: number;
+  /** Frames of an animated image. */
+  pages?: number;
+  /** The colour space: `srgb`, `b-w`, `cmyk`, ... */
+  space?: string;
+}
+
+/** What the image rule says of a file: why it is not an image of its media type, or the header it read. */
+export interface ImageCheck {
+  problem: string | null;
+  /** The header, when the file is an image of its media type (null for a media type the rule does not check). */
+  header: ImageHeader | null;
+}
+
+/** The fields of sharp's metadata that {@link ImageHeader} keeps (sharp's own object holds EXIF and ICC bytes too). */
+const HEADER_FIELDS = ['format', 'compression', 'width', 'height', 'orientation', 'pages', 'space'] as const;
+
+/** Reads the header of an image (a file's path, or its bytes) and judges it against `mediaType`. */
+export async function checkImage(image: string | Uint8Array, mediaType: string): Promise<ImageCheck> {
   const expected = EXPECTED[mediaType];
-  if (!expected) return null;
-  let meta: { format?: string; compression?: string; width?: number; height?: number };
+  if (!expected) return { problem: null, header: null };
+  let meta: ImageHeader;
   try {
     meta = await sharp(image).metadata();
   } catch (error) {
-    return `is declared ${mediaType} but is not an image that can be read: ${(error as Error).message}`;
+    return { problem: `is declared ${mediaType} but is not an image that can be read: ${(error as Error).message}`, header: null };
   }
   const found = meta.format === 'heif' ? `HEIF (${meta.compression ?? 'unknown compression'})` : String(meta.format).toUpperCase();
   if (meta.format !== expected.format || (expected.compression && meta.compression !== expected.compression)) {
-    return `is declared ${mediaType} but holds ${found}; save it as ${expected.name} or declare the media type of what it holds`;
+    return { problem: `is declared ${mediaType} but holds ${found}; save it as ${expected.name} or declare the media type of what it holds`, header: null };
   }
-  if (!meta.width || !meta.height) return `is declared ${mediaType} but has no width and height`;
-  return null;
+  if (!meta.width || !meta.height) return { problem: `is declared ${mediaType} but has no width and height`, header: null };
+  const header: Record<string, unknown> = {};
+  for (const field of HEADER_FIELDS) if (meta[field] !== undefined) header[field] = meta[field];
+  return { problem: null, header: header as ImageHeader };
 }
 
-/** `imageProblem` of a file that was just hashed: the very bytes that were hashed when the hasher kept them, else the file. */
-export function checkHashedImage(path: string, mediaType: string, digest: FileDigest): Promise<string | null> {
-  return imageProblem(digest.bytes ?? path, mediaType);
+/** Why the image (a file's path, or its bytes) is not an image of `mediaType`, or null when its header says it is. */
+export async function imageProblem(image: string | Uint8Array, mediaType: string): Promise<string | null> {
+  return (await checkImage(image, mediaType)).problem;
+}
+
+/** `checkImage` of a file that was just hashed: the very bytes that were hashed when the hasher kept them, else the file. */
+export function checkHashedImage(path: string, mediaType: string, digest: FileDigest): Promise<ImageCheck> {
+  return checkImage(digest.bytes ?? path, mediaType);
 }

@@ -12,7 +12,7 @@ import type { LimitFunction } from 'p-limit';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
 import { isGltf, validateHashedGltf } from './validate-gltf.ts';
-import { checkHashedImage, isImage } from './check-image.ts';
+import { checkHashedImage, isImage, type ImageCheck } from './check-image.ts';
 
 export const MANIFEST_FILE = 'aso.object.json';
 export const PUBLICATION_FILE = 'publication.json';
@@ -44,8 +44,8 @@ export interface VersionCheckContext {
 /** Validates a glTF file given its format and verified digest. */
 export type GltfFileValidator = (path: string, format: string, digest: FileDigest) => Promise<GltfCheck>;
 
-/** Why an image file with this verified digest is not an image of `mediaType`, or null when it is. */
-export type ImageFileChecker = (path: string, mediaType: string, digest: FileDigest) => Promise<string | null>;
+/** The image rule's answer for an image file with this verified digest: why it is not an image of `mediaType`, or its header. */
+export type ImageFileChecker = (path: string, mediaType: string, digest: FileDigest) => Promise<ImageCheck>;
 
 /** The result of checking one version folder. */
 export interface VersionCheck {
@@ -205,7 +205,7 @@ export async function checkVersion(
           const image =
             typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType })
               ? await (ctx.checkImageFile ?? checkHashedImage)(path, d.rep.mediaType, digest)
-              : null;
+              : undefined;
           return { status: 'read' as const, d, path, digest, gltf, image };
         } catch (error) {
           return { status: 'unreadable' as const, d, path, why: readError(error) };
@@ -233,13 +233,15 @@ export async function checkVersion(
       }
       const findings = r.gltf?.findings ?? [];
       for (const f of findings) at(r.path, f.message, f.pointer);
-      if (r.image) at(r.path, r.image);
-      if (ok && findings.length === 0 && !r.image) {
+      const imageProblem = r.image?.problem;
+      if (imageProblem) at(r.path, imageProblem);
+      if (ok && findings.length === 0 && !imageProblem) {
         verified.files++;
         verified.bytes += r.digest.byteLength;
       }
       const gltf = r.gltf?.inventory && r.gltf.notes ? { inventory: r.gltf.inventory, notes: r.gltf.notes } : undefined;
-      files.push({ rep: r.d.rep as Representation, role: r.d.role, path: r.path, ...(gltf ? { gltf } : {}) });
+      const image = r.image?.header;
+      files.push({ rep: r.d.rep as Representation, role: r.d.role, path: r.path, ...(gltf ? { gltf } : {}), ...(image ? { image } : {}) });
     }
   }
 

@@ -12,7 +12,7 @@ import { git } from '../io/git.ts';
 import * as gltfValidator from 'gltf-validator';
 import type { GltfCheck } from '../core/gltf-rules.ts';
 import type { GltfFileValidator, ImageFileChecker } from './check-version.ts';
-import { checkHashedImage } from './check-image.ts';
+import { checkHashedImage, type ImageCheck } from './check-image.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
 import { hashSmallFileWhole, type FileHasher } from '../io/hash-file.ts';
 import { validateHashedGltf } from './validate-gltf.ts';
@@ -47,11 +47,11 @@ interface Stored {
   files: Record<string, [number, string]>;
   /** `<hash> <format>` -> the validator's findings (none when the asset passed), inventory and notes. */
   gltf: Record<string, GltfCheck>;
-  /** `<hash> <media type>` -> why the file is not such an image, or null. */
-  images: Record<string, string | null>;
+  /** `<hash> <media type>` -> why the file is not such an image, or its header. */
+  images: Record<string, ImageCheck>;
 }
 
-const FORMAT = 'aso-file-checks/2';
+const FORMAT = 'aso-file-checks/3';
 
 /** The cache file in `dir`: its name carries the gltf-validator version, so a new validator starts afresh. */
 export function fileCheckCachePath(dir: string): string {
@@ -99,6 +99,14 @@ export async function cleanBlobIds(dir: string): Promise<Map<string, string>> {
     ids.set(resolve(top, path), oid);
   }
   return ids;
+}
+
+/** Whether a cached image answer has the shape `checkImage` gives. */
+function isImageCheck(value: unknown): value is ImageCheck {
+  if (typeof value !== 'object' || value === null) return false;
+  const { problem, header } = value as Partial<ImageCheck>;
+  // A header is an object or null (`typeof null` is 'object'); a problem comes without one.
+  return (typeof problem === 'string' && header === null) || (problem === null && typeof header === 'object');
 }
 
 async function readStored(file: string): Promise<Stored> {
@@ -173,17 +181,17 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
 
   const checkImage: ImageFileChecker = async (path, mediaType, digest) => {
     const key = `${digest.hash} ${mediaType}`;
-    const hit = key in old.images ? old.images[key] : used.images[key];
-    if (hit === null || typeof hit === 'string') {
+    const hit = old.images[key] ?? used.images[key];
+    if (isImageCheck(hit)) {
       counts.imageHits++;
       used.images[key] = hit;
       return hit;
     }
     counts.imageMisses++;
-    const problem = await checkHashedImage(path, mediaType, digest);
+    const checked = await checkHashedImage(path, mediaType, digest);
     // As for glTF: remember the answer only for the bytes that were hashed.
-    if (digest.bytes || (await hashFile(path)).hash === digest.hash) used.images[key] = problem;
-    return problem;
+    if (digest.bytes || (await hashFile(path)).hash === digest.hash) used.images[key] = checked;
+    return checked;
   };
 
   return {

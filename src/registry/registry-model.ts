@@ -1,6 +1,7 @@
 /** What the registry reader returns: the checked registry tree in memory (metadata only, never file bytes). */
 import type { GltfInventory, GltfNotes } from '../core/gltf-inventory.ts';
 import type { Manifest, PublicationRecord, Representation, World } from '../core/types.ts';
+import type { ImageHeader } from './check-image.ts';
 
 /** One file of a version, with where it lives on disk. */
 export interface RegistryFile {
@@ -10,6 +11,8 @@ export interface RegistryFile {
   path: string;
   /** For a glTF file: what gltf-validator found in it (inventory, extensions) and its warnings and infos. */
   gltf?: { inventory: GltfInventory; notes: GltfNotes };
+  /** For an image the image rule checks: the header it read (the thumbnail step reads it here rather than again). */
+  image?: ImageHeader;
 }
 
 /** One checked object version. */

@@ -81,7 +81,7 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   const thumbnails = new Map<RegistryVersion, Promise<{ thumb: Thumbnail | null; sitePath: string } | null>>();
   const startThumbnail = (v: RegistryVersion): void => {
     const file = thumbnailSourceFile(v);
-    thumbnails.set(v, file ? limit(async () => ({ thumb: await thumbnailOrNull(file.path, file.hash, source.cacheDir, warn, thumbnailIndex), sitePath: file.sitePath })) : Promise.resolve(null));
+    thumbnails.set(v, file ? limit(async () => ({ thumb: await thumbnailOrNull(file, source.cacheDir, warn, thumbnailIndex), sitePath: file.sitePath })) : Promise.resolve(null));
   };
   const thumbnailIndex = await openThumbnailIndex(source.cacheDir);
   const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);

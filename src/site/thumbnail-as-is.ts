@@ -4,6 +4,7 @@
  * Any doubt makes a WebP as for any other image: what is shown as it is must show in every browser as its WebP would.
  */
 import { crc32 } from 'node:zlib';
+import type { ImageHeader } from '../registry/check-image.ts';
 
 /** Images of at most this many bytes may be shown as they are: about what a WebP thumbnail 320 pixels wide weighs. */
 export const AS_IS_MAX_BYTES = 16 * 1024;
@@ -13,18 +14,6 @@ const FORMATS = new Set(['jpeg', 'png', 'webp']);
 
 /** The colour spaces shown the same everywhere: a CMYK JPEG, say, is not. */
 const SPACES = new Set(['srgb', 'b-w']);
-
-/** What sharp's `metadata()` says of an image, as far as this rule reads it. */
-export interface ImageHeader {
-  format?: string;
-  width?: number;
-  height?: number;
-  /** EXIF orientation (1-8); absent or 1 is upright. */
-  orientation?: number;
-  /** Frames of an animated image. */
-  pages?: number;
-  space?: string;
-}
 
 /** Whether the image `bytes`, whose header sharp read as `header`, is shown as it is for a thumbnail `maxWidth` wide. */
 export function showAsIs(bytes: Uint8Array, header: ImageHeader, maxWidth: number): boolean {

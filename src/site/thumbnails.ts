@@ -9,6 +9,7 @@ import { readSmallFile } from '../io/read-small-file.ts';
 import type { RegistryVersion } from '../registry/registry-model.ts';
 import { sriToHex } from '../core/sri.ts';
 import { representationPath } from '../core/paths.ts';
+import type { ImageHeader } from '../registry/check-image.ts';
 import { AS_IS_MAX_BYTES, showAsIs } from './thumbnail-as-is.ts';
 
 /** Width of catalog thumbnails in CSS pixels. */
@@ -63,12 +64,20 @@ export function thumbnailSource(manifest: Manifest): Representation | undefined 
   return candidates.find((r) => IMAGE_TYPES.has(r.mediaType));
 }
 
-/** The file a version's thumbnail is made from, the site path it is published at and its verified hash, or undefined when the version has no image. */
-export function thumbnailSourceFile(version: RegistryVersion): { path: string; sitePath: string; hash: string } | undefined {
+/** An image a thumbnail is made from: its file, its verified hash and, when the check read it, its header. */
+export interface ThumbnailImage {
+  path: string;
+  hash: string;
+  /** The header the check read from these very bytes (sharp is then not asked again). */
+  header?: ImageHeader;
+}
+
+/** The image a version's thumbnail is made from, with the site path it is published at, or undefined when the version has no image. */
+export function thumbnailSourceFile(version: RegistryVersion): (ThumbnailImage & { sitePath: string }) | undefined {
   const image = thumbnailSource(version.manifest);
   const file = image && version.files.find((f) => f.rep.id === image.id && f.rep.hash === image.hash);
   const { id, version: v } = version.manifest;
-  return file && { path: file.path, sitePath: representationPath(id, v, image.id, image.format), hash: image.hash };
+  return file && { path: file.path, sitePath: representationPath(id, v, image.id, image.format), hash: image.hash, ...(file.image ? { header: file.image } : {}) };
 }
 
 /**
@@ -163,12 +172,12 @@ function oneThumbnailIndex(cache: string, hash: string): ThumbnailIndex {
   return { records: new Map(), files: new Set(existsSync(join(dir, name)) ? [name] : []), added: 0 };
 }
 
-/** Makes (or reuses) the thumbnail of an image file whose verified hash is `hash`; the same image is made once. */
-export function makeThumbnail(source: string, hash: string, cache: string, index?: ThumbnailIndex): Promise<Thumbnail> {
-  const id = `${cache}\u0000${hash}`;
+/** Makes (or reuses) the thumbnail of an image file; the same image (by its verified hash) is made once. */
+export function makeThumbnail(image: ThumbnailImage, cache: string, index?: ThumbnailIndex): Promise<Thumbnail> {
+  const id = `${cache}\u0000${image.hash}`;
   let pending = inFlight.get(id);
   if (!pending) {
-    pending = makeThumbnailOnce(source, hash, cache, index ?? oneThumbnailIndex(cache, hash));
+    pending = makeThumbnailOnce(image, cache, index ?? oneThumbnailIndex(cache, image.hash));
     inFlight.set(id, pending);
     // Only while it is being made: once made, the index answers, and a build of 100,000 images keeps no map of them.
     void pending.then(
@@ -183,11 +192,11 @@ export function makeThumbnail(source: string, hash: string, cache: string, index
  * The thumbnail of an image, or null when sharp cannot make one (pixels the check's header test could not see, say):
  * `warn` names the file and why, and the version's pages show no thumbnail rather than the build stopping.
  */
-export async function thumbnailOrNull(source: string, hash: string, cache: string, warn: (message: string) => void, index?: ThumbnailIndex): Promise<Thumbnail | null> {
+export async function thumbnailOrNull(image: ThumbnailImage, cache: string, warn: (message: string) => void, index?: ThumbnailIndex): Promise<Thumbnail | null> {
   try {
-    return await makeThumbnail(source, hash, cache, index);
+    return await makeThumbnail(image, cache, index);
   } catch (error) {
-    warn(`${source}: no thumbnail: ${(error as Error).message}`);
+    warn(`${image.path}: no thumbnail: ${(error as Error).message}`);
     return null;
   }
 }
@@ -203,7 +212,8 @@ let written = 0;
  * what the cache holds: a cache made before that rule, holding a WebP of it, gives the site a build without a cache
  * gives.
  */
-async function makeThumbnailOnce(source: string, hash: string, cache: string, index: ThumbnailIndex): Promise<Thumbnail> {
+async function makeThumbnailOnce(image: ThumbnailImage, cache: string, index: ThumbnailIndex): Promise<Thumbnail> {
+  const { path: source, hash } = image;
   const key = thumbnailKey(hash);
   const dir = join(cache, 'thumbnails');
   const name = `${key}.webp`;
@@ -215,7 +225,8 @@ async function makeThumbnailOnce(source: string, hash: string, cache: string, in
   // A small image is read in one piece: libvips reading a file itself opens and seeks it many times over.
   const bytes = await readSmallFile(source);
   if (bytes && bytes.length <= AS_IS_MAX_BYTES) {
-    const header = await sharp(bytes).metadata().catch(() => null);
+    // The check read the header of these bytes (their hash is the one it verified): sharp need not read it again.
+    const header = image.header ?? (await sharp(bytes).metadata().catch(() => null));
     if (header && showAsIs(bytes, header, THUMBNAIL_WIDTH)) return listThumbnail(index, key, null, { width: header.width!, height: header.height! }, null);
   }
   if (index.files.has(name)) {

@@ -60,7 +60,7 @@ describe('openFileCheckCache', () => {
     expect(again.stats()).toMatchObject({ gltfMisses: 0, gltfHits: 1, hashMisses: 0 });
   });
 
-  it('checks an image once per hash and media type, and keeps the answer', async () => {
+  it('checks an image once per hash and media type, and keeps the answer with the header it read', async () => {
     const { default: sharp } = await import('sharp');
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } }).png().toBuffer();
     const good = join(dir, 'good.png');
@@ -69,16 +69,18 @@ describe('openFileCheckCache', () => {
     await writeFile(bad, 'not an image');
     const cache = join(dir, 'cache');
     const checks = await openFileCheckCache(cache);
-    expect(await checks.checkImage(good, 'image/png', await checks.hashFile(good))).toBeNull();
-    const problem = await checks.checkImage(bad, 'image/png', await checks.hashFile(bad));
+    const header = { format: 'png', width: 4, height: 4, space: 'srgb' };
+    expect(await checks.checkImage(good, 'image/png', await checks.hashFile(good))).toEqual({ problem: null, header: expect.objectContaining(header) });
+    const { problem } = await checks.checkImage(bad, 'image/png', await checks.hashFile(bad));
     expect(problem).toMatch(/^is declared image\/png but is not an image that can be read/);
     expect(checks.stats()).toMatchObject({ imageMisses: 2, imageHits: 0 });
     await checks.save();
 
     const again = await openFileCheckCache(cache);
-    expect(await again.checkImage(good, 'image/png', await again.hashFile(good))).toBeNull();
-    expect(await again.checkImage(bad, 'image/png', await again.hashFile(bad))).toBe(problem);
-    expect(await again.checkImage(good, 'image/jpeg', await again.hashFile(good))).toMatch(/holds PNG/);
+    // The header comes from the cache file as the check read it: the thumbnail step relies on it.
+    expect(await again.checkImage(good, 'image/png', await again.hashFile(good))).toEqual({ problem: null, header: expect.objectContaining(header) });
+    expect(await again.checkImage(bad, 'image/png', await again.hashFile(bad))).toEqual({ problem, header: null });
+    expect((await again.checkImage(good, 'image/jpeg', await again.hashFile(good))).problem).toMatch(/holds PNG/);
     expect(again.stats()).toMatchObject({ imageMisses: 1, imageHits: 2 });
   });
 

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { imageProblem, isImage } from '../../src/registry/check-image.ts';
+import { checkImage, imageProblem, isImage } from '../../src/registry/check-image.ts';
 import { loadRegistry } from '../../src/registry/load-registry.ts';
 import { formatProblem } from '../../src/registry/registry-model.ts';
 import { createFixture, REGISTRY_URL, type Fixture } from './fixture.ts';
@@ -39,6 +39,28 @@ describe('imageProblem', () => {
     const asJpeg = await imageProblem(png, 'image/jpeg');
     expect(asJpeg).toBe('is declared image/jpeg but holds PNG; save it as JPEG or declare the media type of what it holds');
     expect(await imageProblem(file, 'image/jpeg')).toBe(asJpeg);
+  });
+});
+
+describe('checkImage', () => {
+  it("keeps the header's size, format, colour space and orientation, and none of its EXIF or ICC bytes", async () => {
+    const rotated = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#884422' } }).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    expect(await sharp(rotated).metadata()).toHaveProperty('exif');
+    expect(await checkImage(rotated, 'image/jpeg')).toEqual({ problem: null, header: { format: 'jpeg', width: 8, height: 6, space: 'srgb', orientation: 6 } });
+    expect(await checkImage(await image('avif'), 'image/avif')).toEqual({ problem: null, header: expect.objectContaining({ format: 'heif', compression: 'av1', width: 8, height: 6 }) });
+    expect(await checkImage(rotated, 'image/png')).toEqual({ problem: expect.stringMatching(/holds JPEG/), header: null });
+    expect(await checkImage(rotated, 'image/gif')).toEqual({ problem: null, header: null });
+  });
+
+  it('hands the header to the version it checked, and none for a file that is no image', async () => {
+    const fx = await createFixture();
+    fixtures.push(fx);
+    await fx.addVersion({ id: 'photo', version: '1.0.0', files: [{ type: 'image', id: 'picture', format: 'webp', mediaType: 'image/webp', bytes: await image('webp') }] });
+    const { registry, problems } = await loadRegistry(fx.root, { registryUrl: REGISTRY_URL });
+    expect(problems).toEqual([]);
+    const files = registry.objects[0]!.versions[0]!.files;
+    expect(files.find((f) => f.rep.id === 'picture')!.image).toEqual({ format: 'webp', width: 8, height: 6, space: 'srgb' });
+    expect(files.filter((f) => f.rep.id !== 'picture').every((f) => f.image === undefined)).toBe(true);
   });
 });
 

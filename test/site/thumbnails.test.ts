@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageProblem } from '../../src/registry/check-image.ts';
+import { checkImage, imageProblem } from '../../src/registry/check-image.ts';
 import { makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailKey, thumbnailOrNull } from '../../src/site/thumbnails.ts';
 import { pngBytes, sri } from '../support/fixture-registry.ts';
 
@@ -23,7 +23,7 @@ describe('makeThumbnail', () => {
 
   it('makes one WebP 320 pixels wide, with its size, and no other image file', async () => {
     const cache = join(dir, 'cache-a');
-    const thumb = await makeThumbnail(source, hash, cache);
+    const thumb = await makeThumbnail({ path: source, hash }, cache);
     expect(thumb).toMatchObject({ width: 320, height: 160 });
     expect(thumb.file!.endsWith('.webp')).toBe(true);
     expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
@@ -36,29 +36,29 @@ describe('makeThumbnail', () => {
     const cut = whole.slice(0, Math.floor(whole.length / 2));
     const file = join(dir, 'broken.png');
     await writeFile(file, cut);
-    await expect(makeThumbnail(file, sri(cut), cache)).rejects.toThrow();
+    await expect(makeThumbnail({ path: file, hash: sri(cut) }, cache)).rejects.toThrow();
     expect(await readdir(join(cache, 'thumbnails'))).toEqual([]);
   });
 
   it('makes an image asked for twice at once only once, and finds it when asked again afterwards', async () => {
     const cache = join(dir, 'cache-twice');
     const index = await openThumbnailIndex(cache);
-    const [a, b] = await Promise.all([makeThumbnail(source, hash, cache, index), makeThumbnail(source, hash, cache, index)]);
+    const [a, b] = await Promise.all([makeThumbnail({ path: source, hash }, cache, index), makeThumbnail({ path: source, hash }, cache, index)]);
     expect(b).toEqual(a);
     expect(index.added).toBe(1);
     const made = (await stat(a.file!)).mtimeMs;
-    const again = await makeThumbnail(source, hash, cache, index);
+    const again = await makeThumbnail({ path: source, hash }, cache, index);
     expect(again).toEqual(a);
     expect(index.added).toBe(1);
     expect((await stat(again.file!)).mtimeMs).toBe(made);
   });
 
   it('finds its file in a cache that moved, without making it again', async () => {
-    const first = await makeThumbnail(source, hash, join(dir, 'cache-b'));
+    const first = await makeThumbnail({ path: source, hash }, join(dir, 'cache-b'));
     const made = (await stat(first.file!)).mtimeMs;
     await cp(join(dir, 'cache-b'), join(dir, 'cache-moved'), { recursive: true, preserveTimestamps: true });
     await rm(join(dir, 'cache-b'), { recursive: true });
-    const moved = await makeThumbnail(source, hash, join(dir, 'cache-moved'));
+    const moved = await makeThumbnail({ path: source, hash }, join(dir, 'cache-moved'));
     expect(moved.file!.startsWith(join(dir, 'cache-moved'))).toBe(true);
     expect(moved).toMatchObject({ width: 320, height: 160 });
     expect(Math.abs((await stat(moved.file!)).mtimeMs - made)).toBeLessThan(1);
@@ -67,7 +67,7 @@ describe('makeThumbnail', () => {
   it('lists what it made in the cache\'s index, where the next build finds the size without reading the image', async () => {
     const cache = join(dir, 'cache-index');
     const index = await openThumbnailIndex(cache);
-    const made = await makeThumbnail(source, hash, cache, index);
+    const made = await makeThumbnail({ path: source, hash }, cache, index);
     await saveThumbnailIndex(cache, index);
     const key = thumbnailKey(hash);
     expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/4 webp or as-is', records: { [key]: [320, 160] } });
@@ -76,7 +76,7 @@ describe('makeThumbnail', () => {
     const next = join(dir, 'cache-index-next');
     await cp(cache, next, { recursive: true, preserveTimestamps: true });
     await writeFile(join(next, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/4 webp or as-is', records: { [key]: [32, 16] } }));
-    const again = await makeThumbnail(source, hash, next, await openThumbnailIndex(next));
+    const again = await makeThumbnail({ path: source, hash }, next, await openThumbnailIndex(next));
     expect(again).toEqual({ width: 32, height: 16, file: join(next, 'thumbnails', basename(made.file!)) });
     expect(Math.abs((await stat(again.file!)).mtimeMs - (await stat(made.file!)).mtimeMs)).toBeLessThan(1);
   });
@@ -84,12 +84,12 @@ describe('makeThumbnail', () => {
   it('reads the size of a thumbnail its index does not list from the file, without making it again', async () => {
     const cache = join(dir, 'cache-unlisted');
     const index = await openThumbnailIndex(cache);
-    const made = await makeThumbnail(source, hash, cache, index);
+    const made = await makeThumbnail({ path: source, hash }, cache, index);
     // The build stopped before it saved its index: the next one finds the file alone.
     const next = join(dir, 'cache-unlisted-next');
     await cp(cache, next, { recursive: true, preserveTimestamps: true });
     const nextIndex = await openThumbnailIndex(next);
-    const again = await makeThumbnail(source, hash, next, nextIndex);
+    const again = await makeThumbnail({ path: source, hash }, next, nextIndex);
     expect(again).toEqual({ width: 320, height: 160, file: join(next, 'thumbnails', basename(made.file!)) });
     expect(Math.abs((await stat(again.file!)).mtimeMs - (await stat(made.file!)).mtimeMs)).toBeLessThan(1);
     expect(nextIndex.added).toBe(1);
@@ -98,18 +98,18 @@ describe('makeThumbnail', () => {
   it('does not trust the index for an image that is gone: it makes it again', async () => {
     const cache = join(dir, 'cache-index-gone');
     const index = await openThumbnailIndex(cache);
-    const made = await makeThumbnail(source, hash, cache, index);
+    const made = await makeThumbnail({ path: source, hash }, cache, index);
     await saveThumbnailIndex(cache, index);
     const next = join(dir, 'cache-index-gone-next');
     await cp(cache, next, { recursive: true });
     await rm(join(next, 'thumbnails', basename(made.file!)));
-    const again = await makeThumbnail(source, hash, next, await openThumbnailIndex(next));
+    const again = await makeThumbnail({ path: source, hash }, next, await openThumbnailIndex(next));
     expect(await sharp(again.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
   });
 
   it("removes what a stopped build half wrote, and older builds' records and JPEGs, when it opens the cache", async () => {
     const cache = join(dir, 'cache-leftovers');
-    const made = await makeThumbnail(source, hash, cache);
+    const made = await makeThumbnail({ path: source, hash }, cache);
     const thumbs = join(cache, 'thumbnails');
     const key = thumbnailKey(hash);
     // A process that has ended, and this one, which may be writing that file right now (another build, say).
@@ -123,16 +123,16 @@ describe('makeThumbnail', () => {
 
   it('makes its folder again when the cache was removed since (a dev server that outlives its cache)', async () => {
     const cache = join(dir, 'cache-removed');
-    await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache));
+    await makeThumbnail({ path: source, hash }, cache, await openThumbnailIndex(cache));
     await rm(cache, { recursive: true });
-    const again = await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache));
+    const again = await makeThumbnail({ path: source, hash }, cache, await openThumbnailIndex(cache));
     expect(await sharp(again.file!).metadata()).toMatchObject({ format: 'webp', width: 320 });
   });
 
   it('does not read an index of another format: it finds the size in the file', async () => {
     const thumbs = join(dir, 'cache-old-index', 'thumbnails');
     const key = thumbnailKey(hash);
-    await makeThumbnail(source, hash, join(dir, 'cache-old-index'));
+    await makeThumbnail({ path: source, hash }, join(dir, 'cache-old-index'));
     await writeFile(join(thumbs, 'index.json'), JSON.stringify({ format: 'thumbnail/2 webp', records: { [key]: [7, 5] } }));
     const index = await openThumbnailIndex(join(dir, 'cache-old-index'));
     expect(index.records.size).toBe(0);
@@ -143,7 +143,7 @@ describe('makeThumbnail', () => {
     const key = thumbnailKey(hash);
     await mkdir(thumbs, { recursive: true });
     await writeFile(join(thumbs, `${key}.webp`), await pngBytes(7, 5));
-    const thumb = await makeThumbnail(source, hash, join(dir, 'cache-old'), await openThumbnailIndex(join(dir, 'cache-old')));
+    const thumb = await makeThumbnail({ path: source, hash }, join(dir, 'cache-old'), await openThumbnailIndex(join(dir, 'cache-old')));
     expect(thumb).toEqual({ width: 320, height: 160, file: join(thumbs, `${key}.webp`) });
     expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
     expect(await readdir(thumbs)).toEqual([`${key}.webp`]);
@@ -159,7 +159,7 @@ describe('makeThumbnail', () => {
     );
     const file = join(dir, 'cutout.png');
     await writeFile(file, bytes);
-    const thumb = await makeThumbnail(file, sri(bytes), join(dir, 'cache-alpha'));
+    const thumb = await makeThumbnail({ path: file, hash: sri(bytes) }, join(dir, 'cache-alpha'));
     expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160, hasAlpha: true });
     const { data, info } = await sharp(thumb.file!).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4)];
@@ -187,7 +187,7 @@ describe('makeThumbnail of a small image', () => {
   it('shows it as it is: its size, no file, nothing written but the index, which says so', async () => {
     const cache = join(dir, 'cache-a');
     const index = await openThumbnailIndex(cache);
-    expect(await makeThumbnail(source, hash, cache, index)).toEqual({ width: 96, height: 72, file: null });
+    expect(await makeThumbnail({ path: source, hash }, cache, index)).toEqual({ width: 96, height: 72, file: null });
     await saveThumbnailIndex(cache, index);
     expect(await readdir(join(cache, 'thumbnails'))).toEqual(['index.json']);
     expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/4 webp or as-is', records: { [thumbnailKey(hash)]: [96, 72, 'as-is'] } });
@@ -197,7 +197,7 @@ describe('makeThumbnail of a small image', () => {
     const cache = join(dir, 'cache-listed');
     await mkdir(join(cache, 'thumbnails'), { recursive: true });
     await writeFile(join(cache, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/4 webp or as-is', records: { [thumbnailKey(hash)]: [9, 7, 'as-is'] } }));
-    expect(await makeThumbnail(join(dir, 'no-such-file.jpg'), hash, cache, await openThumbnailIndex(cache))).toEqual({ width: 9, height: 7, file: null });
+    expect(await makeThumbnail({ path: join(dir, 'no-such-file.jpg'), hash }, cache, await openThumbnailIndex(cache))).toEqual({ width: 9, height: 7, file: null });
   });
 
   it('shows it as it is when the cache holds a WebP of it from a build before that rule: the site does not depend on the cache', async () => {
@@ -206,7 +206,17 @@ describe('makeThumbnail of a small image', () => {
     await mkdir(thumbs, { recursive: true });
     await writeFile(join(thumbs, `${thumbnailKey(hash)}.webp`), await sharp(source).webp().toBuffer());
     await writeFile(join(thumbs, 'index.json'), JSON.stringify({ format: 'thumbnail/3 webp', records: { [thumbnailKey(hash)]: [96, 72] } }));
-    expect(await makeThumbnail(source, hash, cache, await openThumbnailIndex(cache))).toEqual({ width: 96, height: 72, file: null });
+    expect(await makeThumbnail({ path: source, hash }, cache, await openThumbnailIndex(cache))).toEqual({ width: 96, height: 72, file: null });
+  });
+
+  it('decides from the header the check read, when it is given, without asking sharp again', async () => {
+    const { header } = await checkImage(source, 'image/jpeg');
+    expect(header).toEqual({ format: 'jpeg', width: 96, height: 72, space: 'srgb' });
+    expect(await makeThumbnail({ path: source, hash, header: header! }, join(dir, 'cache-header'))).toEqual({ width: 96, height: 72, file: null });
+    // The header given is what the rule reads: one that says CMYK (sharp reads sRGB from these bytes) makes a WebP.
+    const cmyk = await makeThumbnail({ path: source, hash, header: { ...header, space: 'cmyk' } }, join(dir, 'cache-header-cmyk'));
+    expect(cmyk).toMatchObject({ width: 96, height: 72 });
+    expect(cmyk.file!.endsWith('.webp')).toBe(true);
   });
 
   it('makes a WebP of a truncated one, and fails as sharp does when the pixels cannot be read', async () => {
@@ -214,7 +224,7 @@ describe('makeThumbnail of a small image', () => {
     const cut = new Uint8Array(whole.subarray(0, whole.length - 40));
     const file = join(dir, 'cut.jpg');
     await writeFile(file, cut);
-    await expect(makeThumbnail(file, sri(cut), join(dir, 'cache-cut'))).rejects.toThrow();
+    await expect(makeThumbnail({ path: file, hash: sri(cut) }, join(dir, 'cache-cut'))).rejects.toThrow();
   });
 });
 
@@ -229,7 +239,7 @@ describe('thumbnailOrNull', () => {
     const bytes = new Uint8Array(await sharp({ create: { width: 64, height: 32, channels: 3, background: '#226688' } }).avif().toBuffer());
     const file = join(dir, 'photo.avif');
     await writeFile(file, bytes);
-    const thumb = await thumbnailOrNull(file, sri(bytes), join(dir, 'cache'), () => expect.unreachable());
+    const thumb = await thumbnailOrNull({ path: file, hash: sri(bytes) }, join(dir, 'cache'), () => expect.unreachable());
     expect(thumb).toMatchObject({ width: 64, height: 32 });
   });
 
@@ -240,7 +250,7 @@ describe('thumbnailOrNull', () => {
     await writeFile(file, cut);
     expect(await imageProblem(file, 'image/png')).toBeNull();
     const warnings: string[] = [];
-    expect(await thumbnailOrNull(file, sri(cut), join(dir, 'cache'), (m) => warnings.push(m))).toBeNull();
+    expect(await thumbnailOrNull({ path: file, hash: sri(cut) }, join(dir, 'cache'), (m) => warnings.push(m))).toBeNull();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(new RegExp(`^${file}: no thumbnail: `));
   });
