@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { apiLedgerCheckpoint } from '../core/api-documents.ts';
 import type { ApiLedgerCheckpoint } from '../core/api-types.ts';
-import { LEDGER_FILE } from '../core/ledger.ts';
+import { LEDGER_FILE, type LedgerCheckpoint } from '../core/ledger.ts';
 import { RETRACTIONS_FILE } from '../core/retractions.ts';
 import type { OutputWriter } from './output-writer.ts';
 import { ledgerPath, readLedgerCheckpoint, readOptionalText } from '../registry/ledger-file.ts';
@@ -18,9 +18,13 @@ export async function copyLedgerFiles(registryRoot: string, writer: OutputWriter
   return names;
 }
 
-/** The document of `api/v1/ledger.json` for the registry folder `registryRoot`. */
-export async function ledgerCheckpointDocument(registryRoot: string, registryUrl: string): Promise<ApiLedgerCheckpoint> {
-  const hasLedger = (await readOptionalText(ledgerPath(registryRoot))) !== null;
+/**
+ * The document of `api/v1/ledger.json` for the registry folder `registryRoot`. `checked` is the ledger's checkpoint as
+ * the registry's check verified it (null when there is no ledger): the ledger is then not read and verified again.
+ */
+export async function ledgerCheckpointDocument(registryRoot: string, registryUrl: string, checked?: LedgerCheckpoint | null): Promise<ApiLedgerCheckpoint> {
   const hasRetractions = (await readOptionalText(join(registryRoot, RETRACTIONS_FILE))) !== null;
+  if (checked !== undefined) return apiLedgerCheckpoint(registryUrl, checked, hasRetractions);
+  const hasLedger = (await readOptionalText(ledgerPath(registryRoot))) !== null;
   return apiLedgerCheckpoint(registryUrl, hasLedger ? await readLedgerCheckpoint(registryRoot) : null, hasRetractions);
 }

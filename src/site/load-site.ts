@@ -96,7 +96,7 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
   if (times) times.checkMs = performance.now() - t;
   t = performance.now();
-  const { registry, retracted, keys } = loaded;
+  const { registry, retracted, keys, ledger } = loaded;
   const checked = registry.objects.flatMap((o) => o.versions);
   const versions: VersionEntry[] = checked.map((v) => ({
     manifest: v.manifest,
@@ -115,7 +115,8 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   if (times) times.modelMs = performance.now() - t;
   const searchShards = searchShardCount(objects, source.searchShardPages ?? SEARCH_SHARD_PAGES);
   const thumbnailFiles = new Map<string, string>();
-  const data: SiteData = { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, keys, thumbnailFiles, searchShards };
+  const checkpoint = ledger && { size: ledger.size, head: ledger.head };
+  const data: SiteData = { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, ledger: checkpoint, keys, thumbnailFiles, searchShards };
   // The entries above are those the objects hold: each gets its thumbnail in place once it is made.
   const made = (async (): Promise<void> => {
     await Promise.all(

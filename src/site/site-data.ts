@@ -2,6 +2,7 @@
  * What the pages read: the checked registry grouped into objects, tags and worlds. `npm run build` loads it once
  * (load-site.ts) and hands it to the page renderer with {@link provideSiteData}; `astro dev` loads it on its first request.
  */
+import type { LedgerCheckpoint } from '../core/ledger.ts';
 import type { World } from '../core/types.ts';
 import type { VersionEntry } from './version-entry.ts';
 import { cacheDir, registryDir } from '../registry/registry-dir.ts';
@@ -32,6 +33,8 @@ export interface SiteData {
   tags: Array<{ tag: string; slug: string; objectIds: string[] }>;
   /** The transparency log over the ledger, or null when the registry keeps no ledger. */
   log: SiteLog | null;
+  /** The ledger's checkpoint as the check verified it, or null when the registry keeps no ledger. */
+  ledger: LedgerCheckpoint | null;
   /** The log's and the publishers' public keys. */
   keys: RegistryKeys;
   /** Every thumbnail of the site: its site path and the cached file it is copied from. */

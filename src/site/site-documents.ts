@@ -57,7 +57,7 @@ export async function indexDocuments(data: SiteData): Promise<SiteDocument[]> {
   const pages = pagePaths(data).filter((p) => p !== NOT_FOUND_PAGE).map((p) => siteUrl(registryUrl, p));
   return [
     { path: apiPaths.index(), body: jsonBody(apiIndex(registryUrl, data.objects, log)) },
-    { path: `${API_BASE}/ledger.json`, body: jsonBody(await ledgerCheckpointDocument(data.registryRoot, registryUrl)) },
+    { path: `${API_BASE}/ledger.json`, body: jsonBody(await ledgerCheckpointDocument(data.registryRoot, registryUrl, data.ledger)) },
     { path: apiPaths.worlds(), body: jsonBody({ schema: 'aso/api/v1/worlds', worlds: data.worlds }) },
     { path: apiPaths.objects(), body: jsonBody(apiCatalog(registryUrl, data.catalog, 1)) },
     ...Array.from({ length: pageCount(data.catalog.length, API_PAGE_SIZE) - 1 }, (_, i) => ({

@@ -52,6 +52,17 @@ describe('ledgerCheckpointDocument', () => {
     });
   });
 
+  it('takes the checkpoint the check verified as it is, without reading the ledger again', async () => {
+    const { fx } = await setup();
+    const ledger = await ledgerFrom(await allPublications(fx.root));
+    await fx.write('ledger.jsonl', ledger);
+    const checked = await ledgerCheckpointDocument(fx.root, 'https://registry.test');
+    // The ledger changed after the check: the document still says what the check verified (the site is of that check).
+    await fx.write('ledger.jsonl', 'x\n');
+    expect(await ledgerCheckpointDocument(fx.root, 'https://registry.test', { size: checked.size, head: checked.head })).toEqual(checked);
+    expect(await ledgerCheckpointDocument(fx.root, 'https://registry.test', null)).toMatchObject({ size: 0, head: null, url: null });
+  });
+
   it('refuses a broken ledger', async () => {
     const { fx } = await setup();
     await fx.write('ledger.jsonl', 'x\n');
