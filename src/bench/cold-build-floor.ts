@@ -1,7 +1,7 @@
 /**
- * The CPU a cold build cannot skip, timed on its own: every file hashed, every glTF file through gltf-validator, every
- * image's header read, and one thumbnail per distinct image (all cores busy: sharp resizes on its own threads), made
- * from the header the check read, into a cache of their own.
+ * The CPU a cold build cannot skip, timed on its own: every file hashed, every glTF file through gltf-validator, and
+ * one thumbnail per distinct image (all cores busy: sharp resizes on its own threads), into a cache of their own. A
+ * thumbnail here reads its image's header itself: the build reads it once, in the check, and decides from that.
  * Spread over the cores and added to `cp -a` of the built site, it is the floor under a cold build.
  */
 import { createHash } from 'node:crypto';
@@ -11,8 +11,7 @@ import { rm } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { loadRegistry } from '../registry/load-registry.ts';
 import { isGltf, validateGltfBytes } from '../registry/validate-gltf.ts';
-import { checkImage, isImage } from '../registry/check-image.ts';
-import { makeThumbnail, thumbnailSourceFile, type ThumbnailImage } from '../site/thumbnails.ts';
+import { makeThumbnail, thumbnailSourceFile } from '../site/thumbnails.ts';
 
 /** CPU time (user + system, every thread of this process) and wall time of one part of the floor. */
 export interface CpuTime {
@@ -22,7 +21,7 @@ export interface CpuTime {
 
 /** What `measureColdBuildCpu` found. */
 export interface ColdBuildCpu {
-  /** Hashing every file, validating every glTF file and reading every image's header, one after another. */
+  /** Hashing every file and validating every glTF file, one after another. */
   validate: CpuTime & { files: number; meshes: number };
   /** One thumbnail per distinct image, several at once. */
   thumbnails: CpuTime & { images: number };
@@ -42,7 +41,7 @@ async function cpuOf(work: () => Promise<void>): Promise<CpuTime> {
  * first (nothing else runs meanwhile). The thumbnails are left there for the caller to remove.
  */
 export async function measureColdBuildCpu(registryRoot: string, registryUrl: string, cacheDir: string): Promise<ColdBuildCpu> {
-  // The registry is read without validating meshes: only the files, their paths, hashes and image headers are wanted here.
+  // The registry is read without validating meshes: only the files, their paths and hashes are wanted here.
   const { registry } = await loadRegistry(registryRoot, { registryUrl, validateGltf: false });
   const versions = registry.objects.flatMap((o) => o.versions);
   const files = versions.flatMap((v) => v.files);
@@ -51,22 +50,20 @@ export async function measureColdBuildCpu(registryRoot: string, registryUrl: str
     for (const f of files) {
       const bytes = readFileSync(f.path);
       createHash('sha256').update(bytes).digest();
-      if (isImage(f.rep)) await checkImage(bytes, f.rep.mediaType);
       if (!isGltf(f.rep)) continue;
       meshes++;
       await validateGltfBytes(bytes, { format: f.rep.format });
     }
   });
-  // With the header the registry's check read, as the build makes them.
-  const images = new Map<string, ThumbnailImage>();
+  const images = new Map<string, string>();
   for (const v of versions) {
     const file = thumbnailSourceFile(v);
-    if (file) images.set(file.hash, file);
+    if (file) images.set(file.hash, file.path);
   }
   await rm(cacheDir, { recursive: true, force: true });
   const limit = pLimit(Math.max(2, availableParallelism() * 2));
   const thumbnails = await cpuOf(async () => {
-    await Promise.all([...images.values()].map((image) => limit(() => makeThumbnail(image, cacheDir))));
+    await Promise.all([...images].map(([hash, path]) => limit(() => makeThumbnail({ path, hash }, cacheDir))));
   });
   return { validate: { ...validate, files: files.length, meshes }, thumbnails: { ...thumbnails, images: images.size } };
 }
