@@ -5,7 +5,7 @@
 import { Piscina } from 'piscina';
 import type { PageRenderer, RenderedPage } from './page-renderer.ts';
 import { portableSiteData } from './portable-site-data.ts';
-import type { RenderWorkerData } from './render-worker.ts';
+import type { PortableSiteData } from './portable-site-data.ts';
 import type { SiteData } from './site-data.ts';
 
 const ENTRY = new URL('./render-worker-entry.mjs', import.meta.url).href;
@@ -15,6 +15,14 @@ const ENTRY = new URL('./render-worker-entry.mjs', import.meta.url).href;
  * of writes (8 were about 11 ms of rendering, and the render thread idled between slices).
  */
 const PAGES_PER_THREAD = 32;
+
+/** What a render thread is started with (render-worker-entry.mjs). */
+export interface RenderWorkerData {
+  /** The renderer bundle's folder. */
+  bundleDir: string;
+  origin: string;
+  data: PortableSiteData;
+}
 
 /** Options of a render pool. */
 export interface RenderPoolOptions {
@@ -37,7 +45,7 @@ export function renderPool(data: SiteData, options: RenderPoolOptions): PageRend
     // Rendering awaits between its steps: a thread must keep its event loop, not block waiting for the next task.
     atomics: 'disabled',
     workerData,
-    // No loader flags of this process: the entry registers its own.
+    // No loader flags of this process: a render thread runs the renderer's compiled bundle, plain JavaScript.
     execArgv: [],
     // No `resourceLimits`: under the build's `--max-old-space-size` (scripts/build.mjs) Node gives every thread that
     // bound whatever a thread is given here, and sizing the bound meant serializing the site data once more (about

@@ -1,14 +1,29 @@
-/** The server entry of the page renderer: Astro's `App`, which renders any route of the site to a Response. */
+/**
+ * The server entry of the page renderer: Astro's `App`, which renders any route of the site to a Response, and what a
+ * render thread runs (render-worker-entry.mjs): it loads this compiled bundle alone, so it needs no TypeScript loader.
+ */
 import type { SSRManifest } from 'astro';
 import { App } from 'astro/app';
+import { renderWithApp, type RenderedPage } from './page-renderer.ts';
+import { siteDataOf, type PortableSiteData } from './portable-site-data.ts';
+import { provideSiteData } from './site-data.ts';
+
+/** Starts rendering in a render thread: hands the renderer the site data the thread was given, and renders by path. */
+export type RenderThread = (data: PortableSiteData, origin: string) => (path: string) => Promise<RenderedPage>;
 
 /**
  * What the renderer bundle exports (Astro calls this with the manifest of the build). The app renders each page to one
  * string (`streaming` off): the build reads every page whole, and streaming it in chunks, each encoded and then read
  * back through a web stream, cost the render thread about 2 s of its 17 s at ten thousand record pages.
  */
-export function createExports(manifest: SSRManifest): { app: App } {
-  return { app: new App(importingOnce(manifest), false) };
+export function createExports(manifest: SSRManifest): { app: App; renderThread: RenderThread } {
+  const app = new App(importingOnce(manifest), false);
+  const renderThread: RenderThread = (data, origin) => {
+    // The data comes without the log's Merkle tree, which is rebuilt here from the ledger's lines rather than copied.
+    provideSiteData(siteDataOf(data));
+    return (path) => renderWithApp(app, origin, path);
+  };
+  return { app, renderThread };
 }
 
 /**
