@@ -25,8 +25,8 @@ import { OutputWriter } from './output-writer.ts';
 import { pagePaths } from './page-paths.ts';
 import { appRenderer, type PageRenderer } from './page-renderer.ts';
 import { renderPages } from './render-pages.ts';
-import { renderPool } from './render-pool.ts';
-import { clientFiles, loadRenderer, rendererBundle, type RendererBundle } from './renderer-bundle.ts';
+import { renderPool, startRenderPool, type StartedRenderPool } from './render-pool.ts';
+import { cachedRenderer, clientFiles, loadRenderer, rendererBundle, type RendererBundle } from './renderer-bundle.ts';
 import { documentDigests, documentsKey, pageDigests, readPageDigests, writePageDigests } from './page-digests.ts';
 import { recordSearchStats, startSearchIndex } from './search-index.ts';
 import { searchShardOfPage, searchShardPages, searchShards } from './search-shards.ts';
@@ -75,8 +75,16 @@ export function renderThreads(env: NodeJS.ProcessEnv = process.env, pagesToRende
   return pagesToRender < PAGES_FOR_A_THREAD ? 0 : availableParallelism() - 1;
 }
 
-/** The page renderer of a build: a pool of threads, or Astro's `App` in this thread when `threads` is 0. */
-async function pageRenderer(data: SiteData, bundle: RendererBundle, origin: string, threads: number): Promise<PageRenderer> {
+/**
+ * The page renderer of a build: a pool of threads, or Astro's `App` in this thread when `threads` is 0. A pool started
+ * during the check with as many threads is handed the data and used; one with another number is stopped.
+ */
+async function pageRenderer(data: SiteData, bundle: RendererBundle, origin: string, threads: number, started?: StartedRenderPool): Promise<PageRenderer> {
+  if (started && started.threads === threads) {
+    started.provide(data);
+    return started;
+  }
+  await started?.close();
   if (threads === 0) return appRenderer(await loadRenderer(bundle), origin);
   return renderPool(data, { bundleDir: bundle.dir, origin, threads });
 }
@@ -93,101 +101,122 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const signer: SignerKey | null = await signerKeyFromEnv(env, LOG_KEY_VARIABLES);
   checkSigningKey(signer, keys.logKey, env[LOG_KEY_VARIABLES.key]?.trim() ? LOG_KEY_VARIABLES.key : LOG_KEY_VARIABLES.file);
 
-  // The renderer does not depend on the registry: it is built (when its code changed) while the registry is checked.
-  const renderer = clock.time('renderer', () => rendererBundle(opts.root, opts.registryUrl));
+  // The renderer does not depend on the registry: it is looked up in its cache by the digest of the code (about 0.1 s),
+  // and built (when the code changed) while the registry is checked.
+  const cached = await clock.time('renderer', () => cachedRenderer(opts.root, opts.registryUrl));
+  const lookupMs = clock.ms.renderer;
+  const renderer = cached.bundle ? Promise.resolve(cached.bundle) : clock.time('renderer', () => rendererBundle(opts.root, opts.registryUrl, cached.digest));
   renderer.catch(() => {}); // awaited below; a failure of the check is reported first
-  const times: SiteLoadTimes = { checkMs: 0, modelMs: 0 };
-  const { data, thumbnails } = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env) }, times);
-  clock.ms.check = times.checkMs;
-  clock.ms.model = times.modelMs;
-  const versions = data.objects.reduce((n, o) => n + o.versions.length, 0);
-  info(`${versions} versions of ${data.objects.length} objects checked`);
-  const bundle = await renderer;
-  const rendererMs = clock.ms.renderer;
-  // Overlapped with the check: only the part of it that the check did not hide counts.
-  clock.ms.renderer = Math.max(0, rendererMs - times.checkMs - times.modelMs);
-  if (bundle.built) info(`page renderer built (code ${bundle.digest.slice(0, 12)})`);
-
-  // From here on the output folder is written.
-  await markOutputIncomplete(opts.outDir);
-  const writer = new OutputWriter(opts.outDir);
   // What the last build into this output folder was made from (a cache may serve several folders).
   const outTag = createHash('sha256').update(opts.outDir).digest('hex').slice(0, 16);
   const digestsFile = join(opts.cacheDir, 'pages', `${outTag}.json`);
   const last = await readPageDigests(digestsFile);
-  // The documents do not show thumbnails: their digests, and the documents themselves, do not wait for them.
-  const documents = documentDigests(data, bundle.digest);
-  const unchangedDocuments = (id: string, version: string): boolean => last.get(documentsKey(id, version)) === documents.get(documentsKey(id, version));
-  // Pages are the build's CPU work; documents, published bytes and the log mostly wait on the disk: all four run at
-  // once, through the one writer. The documents and published bytes start while the last thumbnails are made (sharp's
-  // threads leave part of the cores idle then); pages wait for them. (Their phase times overlap.)
-  const [{ pages, search, digests }] = await Promise.all([
-    clock.time('pages', async () => {
-      await clock.time('thumbnails', () => thumbnails);
-      // The pages show thumbnails: their digests are taken once the thumbnails are in the data.
-      const digests = pageDigests(data, bundle.digest, documents);
-      const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
-      const shards = data.searchShards;
-      const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShards(digests, shards), (path) => searchShardOfPage(path, shards));
-      provideSiteData(data);
-      const renderer = (pagesToRender: number): Promise<PageRenderer> => pageRenderer(data, bundle, opts.registryUrl, threads(pagesToRender));
-      // The pages not rendered again go to the search index at once, so that Pagefind reads them while others render.
-      const pages = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), onKeep: (path) => search.addFromSite(path), unchanged });
-      await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
-      return { pages, search, digests };
-    }),
-    clock.time('documents', async () => {
-      // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when
-      // their files are there. The others are made a few versions at a time, taken from the registry as the writer
-      // frees up, so that memory holds the documents being written, not those (nor the tasks) of the whole registry.
-      await Promise.all([
-        pMap(
-          versionPositions(data),
-          async ({ id, version, objectIndex, versionIndex }) => {
-            const paths = versionDocumentPaths(id, version);
-            if (unchangedDocuments(id, version) && (await Promise.all(paths.map((p) => writer.has(p)))).every(Boolean)) {
-              for (const p of paths) writer.keep(p);
-              return;
-            }
-            await Promise.all(versionDocuments(data, objectIndex, versionIndex).map((d) => writer.write(d.path, d.body)));
-          },
-          { concurrency: DOCUMENT_VERSIONS_AT_ONCE },
-        ),
-        ...(await indexDocuments(data)).map((d) => writer.write(d.path, d.body)),
-      ]);
-    }),
-    clock.time('bytes', async () => {
-      await Promise.all([
-        copyPublishedFiles(data, writer),
-        thumbnails.then(() => copyThumbnails(data, writer)),
-        copyLedgerFiles(opts.registryRoot, writer),
-        // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
-        copyDecoders(writer),
-      ]);
-    }),
-    clock.time('log', async () => {
-      if (!data.log) return;
-      const log = await writeLogFiles(data.log, keys, signer, opts.registryRoot, writer);
-      if (log.signedBy) info(`checkpoint of ${log.size} entries signed by ${log.signedBy}`);
-      else {
-        warn(
-          `checkpoint of ${log.size} entries is unsigned: set ${LOG_KEY_VARIABLES.key} or ${LOG_KEY_VARIABLES.file} to the log's private key to sign it` +
-            (keys.logKey ? '' : ' (npm run log -- keygen makes a key pair and registry/log.pub)'),
-        );
-      }
-    }),
-  ]);
-  const stats = await clock.time('search', () => search.finish());
-  await recordSearchStats(opts.cacheDir, stats);
-  const removed = await clock.time('sweep', () => removeStaleOutput(opts.outDir, writer.paths, writer.madeFolders));
-  await markOutputComplete(opts.outDir);
-  await writePageDigests(digestsFile, digests);
-  const { files, written } = writer.counts();
-  info(
-    `${files} files in the site, ${written} written (the rest were unchanged), ${removed} stale files of the last build removed; ` +
-      `${pages.rendered.length} pages rendered, ${pages.kept.length} unchanged; search index of ${stats.pages} record pages`,
-  );
-  const phases: BuildPhases = { ms: clock.ms, files, written, removed, rendererBuilt: bundle.built };
-  await recordBuildPhases(opts.cacheDir, phases);
-  return phases;
+  // A build with no last build in this folder renders every page. Once the check has found enough versions for render
+  // threads (and the renderer is ready), they start, and load the renderer while the check goes on: it leaves part of
+  // the cores idle, and the threads' start (about 1.4-1.8 s before a first page at 10,000 versions) then holds up no page.
+  let early: StartedRenderPool | undefined;
+  threads(Infinity); // a wrong ASO_RENDER_THREADS stops the build here, not in the middle of the check
+  const startEarly = (checked: number): void => {
+    const builtRenderer = cached.bundle;
+    if (early || last.size > 0 || !builtRenderer) return;
+    const n = threads(checked);
+    if (n <= 0) return;
+    early = startRenderPool({ bundleDir: builtRenderer.dir, origin: opts.registryUrl, threads: n });
+    info(`${n} render thread${n === 1 ? '' : 's'} started while the check goes on (a build with no last build here renders every page)`);
+  };
+  try {
+    const times: SiteLoadTimes = { checkMs: 0, modelMs: 0 };
+    const { data, thumbnails } = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env), onVersion: startEarly }, times);
+    clock.ms.check = times.checkMs;
+    clock.ms.model = times.modelMs;
+    const versions = data.objects.reduce((n, o) => n + o.versions.length, 0);
+    info(`${versions} versions of ${data.objects.length} objects checked`);
+    const bundle = await renderer;
+    const rendererMs = clock.ms.renderer;
+    // The look-up comes before the check; a build of the renderer overlaps it: only the part the check did not hide counts.
+    clock.ms.renderer = lookupMs + Math.max(0, rendererMs - lookupMs - times.checkMs - times.modelMs);
+    if (bundle.built) info(`page renderer built (code ${bundle.digest.slice(0, 12)})`);
+
+    // From here on the output folder is written.
+    await markOutputIncomplete(opts.outDir);
+    const writer = new OutputWriter(opts.outDir);
+    // The documents do not show thumbnails: their digests, and the documents themselves, do not wait for them.
+    const documents = documentDigests(data, bundle.digest);
+    const unchangedDocuments = (id: string, version: string): boolean => last.get(documentsKey(id, version)) === documents.get(documentsKey(id, version));
+    // Pages are the build's CPU work; documents, published bytes and the log mostly wait on the disk: all four run at
+    // once, through the one writer. The documents and published bytes start while the last thumbnails are made (sharp's
+    // threads leave part of the cores idle then); pages wait for them. (Their phase times overlap.)
+    const [{ pages, search, digests }] = await Promise.all([
+      clock.time('pages', async () => {
+        await clock.time('thumbnails', () => thumbnails);
+        // The pages show thumbnails: their digests are taken once the thumbnails are in the data.
+        const digests = pageDigests(data, bundle.digest, documents);
+        const unchanged = (path: string): boolean => digests.has(path) && last.get(path) === digests.get(path);
+        const shards = data.searchShards;
+        const search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShards(digests, shards), (path) => searchShardOfPage(path, shards));
+        provideSiteData(data);
+        const renderer = (pagesToRender: number): Promise<PageRenderer> => pageRenderer(data, bundle, opts.registryUrl, threads(pagesToRender), early);
+        // The pages not rendered again go to the search index at once, so that Pagefind reads them while others render.
+        const pages = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), onKeep: (path) => search.addFromSite(path), unchanged });
+        await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
+        return { pages, search, digests };
+      }),
+      clock.time('documents', async () => {
+        // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when
+        // their files are there. The others are made a few versions at a time, taken from the registry as the writer
+        // frees up, so that memory holds the documents being written, not those (nor the tasks) of the whole registry.
+        await Promise.all([
+          pMap(
+            versionPositions(data),
+            async ({ id, version, objectIndex, versionIndex }) => {
+              const paths = versionDocumentPaths(id, version);
+              if (unchangedDocuments(id, version) && (await Promise.all(paths.map((p) => writer.has(p)))).every(Boolean)) {
+                for (const p of paths) writer.keep(p);
+                return;
+              }
+              await Promise.all(versionDocuments(data, objectIndex, versionIndex).map((d) => writer.write(d.path, d.body)));
+            },
+            { concurrency: DOCUMENT_VERSIONS_AT_ONCE },
+          ),
+          ...(await indexDocuments(data)).map((d) => writer.write(d.path, d.body)),
+        ]);
+      }),
+      clock.time('bytes', async () => {
+        await Promise.all([
+          copyPublishedFiles(data, writer),
+          thumbnails.then(() => copyThumbnails(data, writer)),
+          copyLedgerFiles(opts.registryRoot, writer),
+          // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
+          copyDecoders(writer),
+        ]);
+      }),
+      clock.time('log', async () => {
+        if (!data.log) return;
+        const log = await writeLogFiles(data.log, keys, signer, opts.registryRoot, writer);
+        if (log.signedBy) info(`checkpoint of ${log.size} entries signed by ${log.signedBy}`);
+        else {
+          warn(
+            `checkpoint of ${log.size} entries is unsigned: set ${LOG_KEY_VARIABLES.key} or ${LOG_KEY_VARIABLES.file} to the log's private key to sign it` +
+              (keys.logKey ? '' : ' (npm run log -- keygen makes a key pair and registry/log.pub)'),
+          );
+        }
+      }),
+    ]);
+    const stats = await clock.time('search', () => search.finish());
+    await recordSearchStats(opts.cacheDir, stats);
+    const removed = await clock.time('sweep', () => removeStaleOutput(opts.outDir, writer.paths, writer.madeFolders));
+    await markOutputComplete(opts.outDir);
+    await writePageDigests(digestsFile, digests);
+    const { files, written } = writer.counts();
+    info(
+      `${files} files in the site, ${written} written (the rest were unchanged), ${removed} stale files of the last build removed; ` +
+        `${pages.rendered.length} pages rendered, ${pages.kept.length} unchanged; search index of ${stats.pages} record pages`,
+    );
+    const phases: BuildPhases = { ms: clock.ms, files, written, removed, rendererBuilt: bundle.built };
+    await recordBuildPhases(opts.cacheDir, phases);
+    return phases;
+  } finally {
+    // Stopped when it was not used (a failed check, nothing to render) or is still running (a failed build).
+    await early?.close();
+  }
 }

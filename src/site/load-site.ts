@@ -37,6 +37,8 @@ export interface SiteSource {
   warn?: (message: string) => void;
   /** Record pages a shard of the search index holds, about (see search-shards.ts). */
   searchShardPages?: number;
+  /** Called as each version checks clean, with how many have so far (the check goes on). */
+  onVersion?: (checked: number) => void;
 }
 
 /** Thumbnails made at once: sharp works on its own threads, so a few more than the cores keep them busy. */
@@ -83,6 +85,7 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
     const file = thumbnailSourceFile(v);
     thumbnails.set(v, file ? limit(async () => ({ thumb: await thumbnailOrNull(file, source.cacheDir, warn, thumbnailIndex), sitePath: file.sitePath })) : Promise.resolve(null));
   };
+  let clean = 0;
   const thumbnailIndex = await openThumbnailIndex(source.cacheDir);
   const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);
   const loaded = await loadRegistry(source.registryRoot, {
@@ -90,7 +93,10 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
     hashFile: checks.hashFile,
     validateGltfFile: checks.validateGltf,
     checkImageFile: checks.checkImage,
-    onVersion: startThumbnail,
+    onVersion: (v) => {
+      startThumbnail(v);
+      source.onVersion?.(++clean);
+    },
   });
   await checks.save();
   if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));

@@ -80,9 +80,16 @@ function astroBuild(root: string, outDir: string, registryUrl: string): Promise<
   });
 }
 
-/** The renderer for the code in `root`, built now when no build of this code is cached. */
-export async function rendererBundle(root: string, registryUrl: string): Promise<RendererBundle> {
+/** The cached renderer for the code in `root`, or null when this code has no finished build yet; and the code's digest. */
+export async function cachedRenderer(root: string, registryUrl: string): Promise<{ digest: string; bundle: RendererBundle | null }> {
   const digest = await rendererDigest(root, registryUrl);
+  const dir = join(rendererCacheDir(root), digest);
+  return { digest, bundle: (await exists(join(dir, COMPLETE))) ? { dir, digest, built: false } : null };
+}
+
+/** The renderer for the code in `root` (whose digest is `digest`, when known), built now when no build of this code is cached. */
+export async function rendererBundle(root: string, registryUrl: string, digest?: string): Promise<RendererBundle> {
+  digest ??= await rendererDigest(root, registryUrl);
   const cache = rendererCacheDir(root);
   const dir = join(cache, digest);
   if (await exists(join(dir, COMPLETE))) return { dir, digest, built: false };

@@ -8,8 +8,11 @@ import { renderWithApp, type RenderedPage } from './page-renderer.ts';
 import { siteDataOf, type PortableSiteData } from './portable-site-data.ts';
 import { provideSiteData } from './site-data.ts';
 
-/** Starts rendering in a render thread: hands the renderer the site data the thread was given, and renders by path. */
-export type RenderThread = (data: PortableSiteData, origin: string) => (path: string) => Promise<RenderedPage>;
+/**
+ * Readies a render thread: imports every route's module while the site data is on its way, then hands the renderer
+ * the data and renders by path.
+ */
+export type RenderThread = (data: Promise<PortableSiteData>, origin: string) => Promise<(path: string) => Promise<RenderedPage>>;
 
 /**
  * What the renderer bundle exports (Astro calls this with the manifest of the build). The app renders each page to one
@@ -17,10 +20,13 @@ export type RenderThread = (data: PortableSiteData, origin: string) => (path: st
  * back through a web stream, cost the render thread about 2 s of its 17 s at ten thousand record pages.
  */
 export function createExports(manifest: SSRManifest): { app: App; renderThread: RenderThread } {
-  const app = new App(importingOnce(manifest), false);
-  const renderThread: RenderThread = (data, origin) => {
+  const once = importingOnce(manifest);
+  const app = new App(once, false);
+  const renderThread: RenderThread = async (data, origin) => {
+    // The app imports a route's module on its first page otherwise: this thread may be started before the data is known.
+    await Promise.all([...(once.pageMap?.values() ?? [])].map(async (load) => (await load()).page()));
     // The data comes without the log's Merkle tree, which is rebuilt here from the ledger's lines rather than copied.
-    provideSiteData(siteDataOf(data));
+    provideSiteData(siteDataOf(await data));
     return (path) => renderWithApp(app, origin, path);
   };
   return { app, renderThread };

@@ -8,7 +8,7 @@ import { PAGES_FOR_A_THREAD, renderThreads } from '../../src/site/build-site.ts'
 import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
 import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
 import { pagePaths } from '../../src/site/page-paths.ts';
-import { renderPool } from '../../src/site/render-pool.ts';
+import { renderPool, startRenderPool } from '../../src/site/render-pool.ts';
 import { loadRenderer, rendererBundle, type RendererBundle } from '../../src/site/renderer-bundle.ts';
 import { provideSiteData, type SiteData } from '../../src/site/site-data.ts';
 import { repoRoot } from '../support/build-site.ts';
@@ -59,6 +59,37 @@ describe('renderPool', () => {
     const pool = renderPool(data, { bundleDir: join(work, 'no-renderer'), origin: DEFAULT_REGISTRY_URL, threads: 1 });
     try {
       await expect(pool.render('')).rejects.toThrow(/^the page renderer in .*no-renderer cannot be loaded: .*entry\.mjs/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('starts its threads before the data is known, and renders once it is provided, each thread with its copy', async () => {
+    const pool = startRenderPool({ bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 2 });
+    try {
+      const paths = pagePaths(data);
+      let settled = false;
+      const first = pool.render(paths[0]!).finally(() => (settled = true));
+      // The threads load the renderer meanwhile; a page waits for the data.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(settled).toBe(false);
+      pool.provide(data);
+      const [there, local] = await Promise.all([Promise.all(paths.map((p) => pool.render(p))), Promise.all(paths.map((p) => here.render(p)))]);
+      expect(await first).toEqual(local[0]);
+      expect(there).toEqual(local);
+      expect(() => pool.provide(data)).toThrow('the site data of a render pool is provided once');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('hands the data to a thread that asks for it after it went out', async () => {
+    const pool = startRenderPool({ bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 1 });
+    // Provided before the thread has even loaded its entry: the thread asks once it listens, and gets it again.
+    pool.provide(data);
+    try {
+      const path = pagePaths(data).find((p) => /^objects\/[^/]+\/versions\/[^/]+\/$/.test(p))!;
+      expect(await pool.render(path)).toEqual(await here.render(path));
     } finally {
       await pool.close();
     }

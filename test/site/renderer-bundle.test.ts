@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rendererBuildEnv, rendererDigest } from '../../src/site/renderer-bundle.ts';
+import { cachedRenderer, rendererBuildEnv, rendererCacheDir, rendererDigest } from '../../src/site/renderer-bundle.ts';
 
 describe('rendererDigest', () => {
   let root: string;
@@ -34,6 +34,29 @@ describe('rendererDigest', () => {
     const withRegistry = await rendererDigest(root, 'https://registry.example.org');
     await writeFile(join(root, 'registry', 'x.json'), '{"changed":true}');
     expect(await rendererDigest(root, 'https://registry.example.org')).toBe(withRegistry);
+  });
+});
+
+describe('cachedRenderer', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'aso-renderer-cached-'));
+    await mkdir(join(root, 'src'), { recursive: true });
+    await writeFile(join(root, 'src', 'a.ts'), 'export {};');
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it('finds a finished build of the code by its digest, and none of a build that did not finish', async () => {
+    const url = 'https://registry.example.org';
+    const digest = await rendererDigest(root, url);
+    expect(await cachedRenderer(root, url)).toEqual({ digest, bundle: null });
+    const dir = join(rendererCacheDir(root), digest);
+    await mkdir(dir, { recursive: true });
+    expect((await cachedRenderer(root, url)).bundle).toBeNull();
+    await writeFile(join(dir, 'complete'), '');
+    expect(await cachedRenderer(root, url)).toEqual({ digest, bundle: { dir, digest, built: false } });
+    await writeFile(join(root, 'src', 'a.ts'), 'export const changed = true;');
+    expect((await cachedRenderer(root, url)).bundle).toBeNull();
   });
 });
 

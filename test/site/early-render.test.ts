@@ -1,0 +1,80 @@
+/**
+ * A build with no last build in its output folder starts its render threads while the registry is checked, and hands
+ * them the data when the check ends: the site is the one a build rendering in its own thread makes, byte for byte.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
+import { rendererBundle } from '../../src/site/renderer-bundle.ts';
+import { buildSite, repoRoot } from '../support/build-site.ts';
+import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
+
+const STARTED = '1 render thread started while the check goes on';
+
+/** Every file under `dir`, relative, sorted. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+describe('render threads started during the check', () => {
+  let work: string;
+  const early = (): string => join(work, 'early', 'dist');
+  const here = (): string => join(work, 'here', 'dist');
+  let first: { code: number; stdout: string; stderr: string };
+  let again: { code: number; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'aso-early-render-'));
+    // The renderer is ready before the check starts (as in any build but the first after a change of the site's code).
+    await rendererBundle(repoRoot, DEFAULT_REGISTRY_URL);
+    first = await buildSite({ outDir: early(), env: { ASO_RENDER_THREADS: '1' } });
+    const inThread = await buildSite({ outDir: here(), env: { ASO_RENDER_THREADS: '0' } });
+    expect(inThread.code, inThread.stdout + inThread.stderr).toBe(0);
+    again = await buildSite({ outDir: early(), cacheDir: join(work, 'early', 'cache'), env: { ASO_RENDER_THREADS: '1' } });
+  }, 600_000);
+  afterAll(() => rm(work, { recursive: true, force: true }));
+
+  it('start in a cold build, and the site is the one rendered in the build thread, byte for byte', async () => {
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toContain(STARTED);
+    const [a, b] = await Promise.all([listFiles(early()), listFiles(here())]);
+    // Pagefind names some index files by a hash that differs from run to run: those are compared by kind.
+    const searchFile = (f: string) => f.startsWith('pagefind/') && (/\.pf_\w+$/.test(f) || f.endsWith('pagefind-entry.json'));
+    const kind = (f: string) => f.replace(/[0-9a-f]{7,}(?=\.pf_\w+$)/, '#');
+    expect(a.filter(searchFile).map(kind)).toEqual(b.filter(searchFile).map(kind));
+    expect(a.filter((f) => !searchFile(f))).toEqual(b.filter((f) => !searchFile(f)));
+    expect(a.filter((f) => f.endsWith('index.html')).length).toBeGreaterThan(10);
+    for (const file of a.filter((f) => !searchFile(f))) {
+      const [x, y] = await Promise.all([readFile(join(early(), file)), readFile(join(here(), file))]);
+      expect(Buffer.compare(x, y), file).toBe(0);
+    }
+  });
+
+  it('do not start in a rebuild, which renders only what changed', () => {
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).not.toContain(STARTED);
+    expect(again.stdout).toContain('0 pages rendered');
+  });
+
+  it('stop when the check finds a problem: the build ends with it', { timeout: 120_000 }, async () => {
+    const reg = await tempRegistry('aso-early-broken-');
+    try {
+      const files = [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes() }];
+      await writeVersion(reg.root, { id: 'fine', version: '1.0.0', files });
+      await writeVersion(reg.root, { id: 'fine', version: '1.0.1', files });
+      await rm(join(reg.root, 'objects/fine/versions/1.0.1/publication.json'));
+      const result = await buildSite({ outDir: join(reg.parent, 'dist'), registryDir: reg.root, env: { ASO_RENDER_THREADS: '1' } });
+      expect(result.stdout).toContain(STARTED);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('registry/objects/fine/versions/1.0.1/publication.json: file: is missing');
+    } finally {
+      await rm(reg.parent, { recursive: true, force: true });
+    }
+  });
+});
