@@ -1,7 +1,7 @@
 /** The log's files in dist/: checkpoint, tiles and keys; a rebuild after a publication leaves exactly what a fresh build writes. */
-import { mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCheckpoint } from '../../src/core/checkpoint.ts';
 import { generateKey } from '../../src/core/signed-note.ts';
@@ -9,13 +9,9 @@ import { checkSigningKey, writeLogFiles } from '../../src/site/log-files.ts';
 import { siteLogOf } from '../../src/site/site-log.ts';
 import { OutputWriter } from '../../src/site/output-writer.ts';
 import { removeStaleOutput } from '../../src/site/stale-output.ts';
+import { listFiles } from '../support/site-files.ts';
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `${JSON.stringify({ seq: i + 1, id: `thing-${i}`, version: '1.0.0' })}\n`).join('');
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
-}
 
 describe('writeLogFiles', () => {
   let work: string;

@@ -6,21 +6,13 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { ledgerFrom } from '../../src/core/ledger.ts';
 import { allPublications } from '../../src/registry/ledger-file.ts';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../support/build-site.ts';
+import { expectSameSite, listFiles } from '../support/site-files.ts';
 import { thumbnailKey } from '../../src/site/thumbnails.ts';
 import { pngBytes, sri, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
-
-/** Every file under `dir`, relative, sorted. */
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
 
 const picture = (bytes: Uint8Array) => [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes }];
 
@@ -84,19 +76,7 @@ describe('a rebuild into the last build’s dist/', () => {
   afterAll(() => rm(parent, { recursive: true, force: true }));
 
   it('holds exactly the files of a build into an empty folder, byte for byte (the search index: the same files by kind)', async () => {
-    const files = await listFiles(rebuilt);
-    const freshFiles = await listFiles(fresh);
-    // Pagefind names some index files by a hash that differs from run to run even for the same pages: compare those
-    // by kind and count, and everything else byte for byte.
-    const searchFile = (f: string) => f.startsWith('pagefind/') && (/\.pf_\w+$/.test(f) || f.endsWith('pagefind-entry.json'));
-    const kind = (f: string) => f.replace(/[0-9a-f]{7,}(?=\.pf_\w+$)/, '#');
-    expect(files.filter(searchFile).map(kind)).toEqual(freshFiles.filter(searchFile).map(kind));
-    expect(files.filter(searchFile).length).toBeGreaterThan(3);
-    expect(files.filter((f) => !searchFile(f))).toEqual(freshFiles.filter((f) => !searchFile(f)));
-    for (const file of files.filter((f) => !searchFile(f))) {
-      const [a, b] = await Promise.all([readFile(join(rebuilt, file)), readFile(join(fresh, file))]);
-      expect(Buffer.compare(a, b), file).toBe(0);
-    }
+    const files = await expectSameSite(rebuilt, fresh);
     // The rebuilt index names the pages of this build only.
     const entry = JSON.parse(await readFile(join(rebuilt, 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
     expect(Object.values(entry.languages).reduce((n, l) => n + l.page_count, 0)).toBe(files.filter((f) => /^objects\/[^/]+\/versions\/[^/]+\/index\.html$/.test(f)).length);
