@@ -121,7 +121,13 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     if (early || last.size > 0 || !builtRenderer) return;
     const n = threads(checked);
     if (n <= 0) return;
-    early = startRenderPool({ bundleDir: builtRenderer.dir, origin: opts.registryUrl, threads: n });
+    try {
+      early = startRenderPool({ bundleDir: builtRenderer.dir, origin: opts.registryUrl, threads: n });
+    } catch {
+      // Called from the check, which would take an error here for a problem of the version just checked: threads that
+      // cannot start now are started (or fail, saying why) when the pages are rendered.
+      return;
+    }
     info(`${n} render thread${n === 1 ? '' : 's'} started while the check goes on (a build with no last build here renders every page)`);
   };
   try {
