@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: the build (scripts/build-site.ts) in a child process whose V8 heap is bounded (ASO_BUILD_HEAP_MB, else
+// `npm run build`: the build (scripts/build-site.ts, bundled into plain JavaScript once per version of the code by
+// scripts/build-bundle.mjs) in a child process whose V8 heap is bounded (ASO_BUILD_HEAP_MB, else
 // 640 MiB or 9 MiB per thousand versions, whichever is more: scripts/build-heap.mjs). Without a bound V8 lets garbage
 // pile up to several times the live data while thousands of pages render. Plain JavaScript, so that it starts in
 // milliseconds and weighs almost nothing beside the build.
@@ -9,10 +10,10 @@
 // step publishes half a site. A build that fails earlier (a registry problem) has not touched the folder.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildBundle } from './build-bundle.mjs';
 import { buildHeapMb } from './build-heap.mjs';
 
 const INCOMPLETE_MARKER = '.build-incomplete';
@@ -29,12 +30,18 @@ const { values } = parseArgs({ args, options: { root: { type: 'string' }, outDir
 const root = resolve(typeof values.root === 'string' ? values.root : '.');
 const outDir = resolve(root, typeof values.outDir === 'string' ? values.outDir : 'dist');
 
-const here = dirname(fileURLToPath(import.meta.url));
-const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
+const project = join(dirname(fileURLToPath(import.meta.url)), '..');
+let entry;
+try {
+  entry = await buildBundle(project);
+} catch (error) {
+  process.stderr.write(`build failed: the build's code could not be bundled: ${error.message}\n`);
+  process.exit(1);
+}
 // libuv's thread pool keeps its default size (4): the build's file operations and sharp's images share it, and more
 // threads than that on a 2-core machine made a cold build of 10,000 versions slower (72 s at 2 and 4 threads, 96 s at
 // 8, 102 s at 32), the threads spending their time waking each other.
-const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--import', tsx, join(here, 'build-site.ts'), ...args], { stdio: 'inherit' });
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--enable-source-maps', entry, ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   if (code === 134 || signal === 'SIGABRT') {

@@ -145,7 +145,8 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
   log(`${versions} versions: registry written in ${seconds(generateMs)}`);
   const checked = await check(registry);
   log(`${versions} versions: npm run check ${seconds(checked.ms)}${stolen(checked.steal)}`);
-  // The build's page renderer depends on the code, not the registry: it is built before the timed runs.
+  // The build's page renderer and the bundle of its own code depend on the code, not the registry: both are made
+  // before the timed runs.
   await warmRenderer(dir);
   const full = await runBuild(registry, cache, outDir);
   log(`${versions} versions: full build ${seconds(full.ms)}${stolen(full.steal)}, peak RSS ${megabytes(full.peakRssBytes)}; ${formatPhases(full.phases)}`);
@@ -209,7 +210,7 @@ function percent(share: number | null): string {
   return share === null ? 'n/a' : `${Math.round(share * 100)}%`;
 }
 
-/** Builds the page renderer for the registry URL the bench uses (a build of an empty registry), unless it is cached. */
+/** Builds the page renderer for the registry URL the bench uses, and the build's bundle (a build of an empty registry), unless cached. */
 async function warmRenderer(dir: string): Promise<void> {
   const empty = join(dir, 'warm');
   await mkdir(join(empty, 'registry', 'objects'), { recursive: true });
