@@ -60,8 +60,11 @@ export async function buildBundle(root) {
   try {
     const { build } = await import('esbuild');
     await build({
-      entryPoints: [join(root, 'scripts', 'build-site.ts')],
-      outfile: join(staging, 'build-site.mjs'),
+      // The build, and the module its copy thread starts from (src/site/early-copies.ts), each with what it imports.
+      entryPoints: [join(root, 'scripts', 'build-site.ts'), join(root, 'src', 'site', 'copy-thread-entry.ts')],
+      outdir: staging,
+      entryNames: '[name]',
+      outExtension: { '.js': '.mjs' },
       bundle: true,
       platform: 'node',
       format: 'esm',

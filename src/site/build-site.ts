@@ -14,12 +14,14 @@ import { join } from 'node:path';
 import pMap from 'p-map';
 import type { SignerKey } from '../core/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
+import type { RegistryVersion } from '../registry/registry-model.ts';
 import { loadRegistryKeys } from '../registry/registry-keys.ts';
 import { PhaseClock, recordBuildPhases, type BuildPhases } from './build-phases.ts';
 import { copyPublishedFiles, copyThumbnails } from './copy-published-files.ts';
+import { copyThreadFrom, emptyOrAbsent, startEarlyCopies, type EarlyCopies } from './early-copies.ts';
 import { copyDecoders } from './decoders.ts';
 import { copyLedgerFiles } from './ledger-site.ts';
-import { checkSite, type SiteLoadTimes } from './load-site.ts';
+import { checkSite, type CheckedSite, type SiteLoadTimes } from './load-site.ts';
 import { checkSigningKey, writeLogFiles } from './log-files.ts';
 import { OutputWriter } from './output-writer.ts';
 import { pagePaths } from './page-paths.ts';
@@ -130,9 +132,36 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     }
     info(`${n} render thread${n === 1 ? '' : 's'} started while the check goes on (a build with no last build here renders every page)`);
   };
+  // A build into an output folder that holds nothing copies the published files while the check goes on (see
+  // early-copies.ts); the folder is marked as being written just before the first copy.
+  const writer = new OutputWriter(opts.outDir);
+  const copyFrom = copyThreadFrom(env);
+  let copies: EarlyCopies | undefined;
+  if (copyFrom !== Infinity) {
+    const out = await emptyOrAbsent(opts.outDir);
+    if (out.empty) {
+      const beforeStart = (): void => {
+        markOutputIncomplete(opts.outDir);
+        info('published files are copied on a thread while the check goes on (the output folder holds nothing yet)');
+      };
+      copies = startEarlyCopies(writer, { from: copyFrom, existed: out.existed, beforeStart });
+    }
+  }
+  const onVersion = (checked: number, version: RegistryVersion): void => {
+    startEarly(checked);
+    copies?.add(opts.registryRoot, version.manifest, checked);
+  };
   try {
     const times: SiteLoadTimes = { checkMs: 0, modelMs: 0 };
-    const { data, thumbnails } = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env), onVersion: startEarly }, times);
+    let checkedSite: CheckedSite;
+    try {
+      checkedSite = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env), onVersion }, times);
+    } catch (error) {
+      // A registry problem leaves the output folder as the build found it.
+      await copies?.discard();
+      throw error;
+    }
+    const { data, thumbnails } = checkedSite;
     clock.ms.check = times.checkMs;
     clock.ms.model = times.modelMs;
     const versions = data.objects.reduce((n, o) => n + o.versions.length, 0);
@@ -144,8 +173,9 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     if (bundle.built) info(`page renderer built (code ${bundle.digest.slice(0, 12)})`);
 
     // From here on the output folder is written.
-    await markOutputIncomplete(opts.outDir);
-    const writer = new OutputWriter(opts.outDir);
+    markOutputIncomplete(opts.outDir);
+    const copied = (await copies?.finish()) ?? new Set<string>();
+    if (copies?.started) info(`${copied.size} published files copied while the check went on`);
     // The documents do not show thumbnails: their digests, and the documents themselves, do not wait for them.
     const documents = documentDigests(data, bundle.digest);
     const unchangedDocuments = (id: string, version: string): boolean => last.get(documentsKey(id, version)) === documents.get(documentsKey(id, version));
@@ -189,7 +219,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       }),
       clock.time('bytes', async () => {
         await Promise.all([
-          copyPublishedFiles(data, writer),
+          copyPublishedFiles(data, writer, copied),
           thumbnails.then(() => copyThumbnails(data, writer)),
           copyLedgerFiles(opts.registryRoot, writer),
           // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.

@@ -38,7 +38,7 @@ export interface SiteSource {
   /** Record pages a shard of the search index holds, about (see search-shards.ts). */
   searchShardPages?: number;
   /** Called as each version checks clean, with how many have so far (the check goes on). */
-  onVersion?: (checked: number) => void;
+  onVersion?: (checked: number, version: RegistryVersion) => void;
 }
 
 /** Thumbnails made at once: sharp works on its own threads, so a few more than the cores keep them busy. */
@@ -95,7 +95,7 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
     checkImageFile: checks.checkImage,
     onVersion: (v) => {
       startThumbnail(v);
-      source.onVersion?.(++clean);
+      source.onVersion?.(++clean, v);
     },
   });
   await checks.save();

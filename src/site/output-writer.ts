@@ -12,21 +12,18 @@
  * (published meshes, point clouds) stay asynchronous, a few at a time, so that the build's thread is not held for the
  * seconds one of them may take.
  *
- * A small file is copied by reading it and writing its bytes, not by the kernel's copy: `copyFileSync` tries a clone,
- * then copies through the kernel with several calls more per file, and on a 2-core ext4 machine it cost 130-190 us of
- * CPU for a file of 1-20 KB against 50-105 us read and written (4,000 of the bench's published files, and 1,500 files
- * of 20 KB). From about 100 KB on the two cost the same, and above that the kernel's copy (a clone on a file system
- * that can) is kept.
+ * Small files are copied by reading and writing their bytes (see io/copy-file-sync.ts).
  *
  * The synchronous writes run from a queue in slices of a few milliseconds, with a turn of the event loop between
  * slices: the render threads get their next pages and Pagefind its input while thousands of files are written. Run as
  * they were handed in, a loop of 40,000 copies held the thread for about 10 s while the render thread sat idle (a cold
  * build of 10,000 versions on a 2-core machine: 75-79 s before, 68-71 s with the slices and 32 pages per render thread).
  */
-import { closeSync, constants, copyFileSync, futimesSync, mkdirSync, openSync, readFileSync, statSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
+import { constants, mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { copyFile, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
+import { copyWithTimes } from '../io/copy-file-sync.ts';
 import { SlicedQueue } from '../io/time-slices.ts';
 
 /** What is at `path`, or null when nothing is. */
@@ -34,23 +31,8 @@ function statOrNull(path: string): Stats | null {
   return statSync(path, { throwIfNoEntry: false }) ?? null;
 }
 
-/** Copies a small file by reading it whole and writing its bytes, with the source's times set on the open file. */
-function copySmallFile(from: string, to: string, source: Stats): void {
-  const bytes = readFileSync(from);
-  const fd = openSync(to, 'w');
-  try {
-    writeFileSync(fd, bytes);
-    futimesSync(fd, source.atimeMs / 1000, source.mtimeMs / 1000);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Files at least this large are copied off the build's thread. */
 export const LARGE_COPY_BYTES = 4 * 1024 * 1024;
-
-/** Files smaller than this are copied by reading and writing their bytes (see above). */
-export const SMALL_COPY_BYTES = 64 * 1024;
 
 /** Copies of large files in flight at once. */
 const LARGE_COPIES_IN_FLIGHT = 4;
@@ -77,7 +59,12 @@ export class OutputWriter {
   /** The synchronous writes, run in slices so that the event loop turns between them (see io/time-slices.ts). */
   private readonly queue = new SlicedQueue();
 
-  constructor(readonly outDir: string) {}
+  /** The output folder as the paths of its files name it (`file` joins, which normalises). */
+  private readonly root: string;
+
+  constructor(readonly outDir: string) {
+    this.root = dirname(this.file('_'));
+  }
 
   /** The absolute path of a site path. */
   file(path: string): string {
@@ -121,12 +108,7 @@ export class OutputWriter {
           return true;
         });
       }
-      // Times travel to the kernel as seconds in a float, which keeps about a microsecond: compared to within 1 ms above.
-      if (source.size < SMALL_COPY_BYTES) copySmallFile(from, to, source);
-      else {
-        copyFileSync(from, to, constants.COPYFILE_FICLONE);
-        utimesSync(to, source.atimeMs / 1000, source.mtimeMs / 1000);
-      }
+      copyWithTimes(from, to, source);
       this.written.push(path);
       return true;
     });
@@ -147,23 +129,39 @@ export class OutputWriter {
     return { files: this.paths.size, written: this.written.length };
   }
 
+  /**
+   * Records what another thread of this build wrote into the output folder (see early-copies.ts): the files (site paths,
+   * each claimed as `write` and `copy` claim theirs) and the folders it made (absolute paths).
+   */
+  adopt(done: { written: readonly string[]; madeFolders: readonly string[] }): void {
+    for (const path of done.written) this.claim(path);
+    this.written.push(...done.written);
+    for (const dir of done.madeFolders) {
+      this.folders.set(dir, true);
+      this.madeFolders.add(dir);
+    }
+  }
+
   private claim(path: string): void {
     if (this.paths.has(path)) throw new Error(`the build wrote ${path} twice; each file of the site has one source`);
     this.paths.add(path);
   }
 
-  /** Makes a folder once, however many files go into it; true when this build made it (so it held nothing). */
+  /**
+   * Makes a folder once, however many files go into it; true when this build made it (so it held nothing). A folder
+   * inside one this build made is new, and is made without looking: a cold build looks at no folder but the output
+   * folder itself.
+   */
   private folder(dir: string): boolean {
-    let made = this.folders.get(dir);
-    if (made === undefined) {
-      // A folder that was not there when first asked for holds no file of an earlier build.
-      made = !statOrNull(dir)?.isDirectory();
-      if (made) {
-        mkdirSync(dir, { recursive: true });
-        this.madeFolders.add(dir);
-      }
-      this.folders.set(dir, made);
+    const known = this.folders.get(dir);
+    if (known !== undefined) return known;
+    const parent = dirname(dir);
+    const made = dir !== this.root && parent !== dir && this.folder(parent) ? true : !statOrNull(dir)?.isDirectory();
+    if (made) {
+      mkdirSync(dir, { recursive: true });
+      this.madeFolders.add(dir);
     }
+    this.folders.set(dir, made);
     return made;
   }
 }

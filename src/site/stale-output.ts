@@ -2,7 +2,8 @@
  * Rebuilds into an existing `dist/`: the output folder is never emptied (deleting tens of thousands of files costs a
  * rebuild more than anything else), so what the last build wrote and this one did not is removed here at the end.
  */
-import { mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -11,10 +12,10 @@ import { join } from 'node:path';
  */
 export const INCOMPLETE_MARKER = '.build-incomplete';
 
-/** Marks `outDir` as being written. */
-export async function markOutputIncomplete(outDir: string): Promise<void> {
-  await mkdir(outDir, { recursive: true });
-  await writeFile(join(outDir, INCOMPLETE_MARKER), 'a build is writing this folder, or failed while it did; it is not a whole site\n');
+/** Marks `outDir` as being written (synchronously: a copy thread may start writing right after, see early-copies.ts). */
+export function markOutputIncomplete(outDir: string): void {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, INCOMPLETE_MARKER), 'a build is writing this folder, or failed while it did; it is not a whole site\n');
 }
 
 /** Marks `outDir` as a whole site again. */

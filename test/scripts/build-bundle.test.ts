@@ -2,19 +2,21 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle, buildBundleDir, buildCodeKey } from '../../scripts/build-bundle.mjs';
 
 let root: string;
 
-/** A project whose build entry imports a module of src/ and loads a file beside itself, as the real build does. */
+/** A project whose build entry imports a module of src/ and loads a file beside itself, as the real build does, with a copy-thread entry. */
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'aso-build-bundle-'));
   await mkdir(join(root, 'scripts'), { recursive: true });
   await mkdir(join(root, 'src', 'site'), { recursive: true });
   await writeFile(join(root, 'src', 'greeting.ts'), "export const greeting: string = 'one';\n");
   await writeFile(join(root, 'src', 'site', 'render-worker-entry.mjs'), "export const beside = 'beside';\n");
+  // The copy thread's entry is bundled too, with what it imports.
+  await writeFile(join(root, 'src', 'site', 'copy-thread-entry.ts'), "import { greeting } from '../greeting.ts';\nprocess.stdout.write(`thread ${greeting}`);\n");
   await writeFile(
     join(root, 'scripts', 'build-site.ts'),
     "import { greeting } from '../src/greeting.ts';\nconst { beside } = await import(new URL('./render-worker-entry.mjs', import.meta.url).href);\nprocess.stdout.write(`${greeting} ${beside}`);\n",
@@ -30,6 +32,7 @@ describe('buildBundle', () => {
     const entry = await buildBundle(root);
     expect(entry.startsWith(buildBundleDir(root))).toBe(true);
     expect(run(entry)).toBe('one beside');
+    expect(run(join(dirname(entry), 'copy-thread-entry.mjs'))).toBe('thread one');
   });
 
   it('makes a bundle once per version of the code, and another when the code changes', async () => {

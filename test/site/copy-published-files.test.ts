@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestPath, representationPath } from '../../src/core/paths.ts';
-import { copyPublishedFiles, copyThumbnails } from '../../src/site/copy-published-files.ts';
+import { copyPublishedFiles, copyThumbnails, versionCopies } from '../../src/site/copy-published-files.ts';
 import { OutputWriter } from '../../src/site/output-writer.ts';
 import type { SiteData } from '../../src/site/site-data.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
@@ -77,5 +77,15 @@ describe('copyPublishedFiles', () => {
     await copyThumbnails(data, writer);
     expect(writer.counts().files).toBeGreaterThan(10);
     expect(writer.written).toEqual([]);
+  });
+
+  it('hands the writer none of the files another thread copied', async () => {
+    const writer = new OutputWriter(join(work, 'skipped'));
+    const [entry] = data.objects[0]!.versions;
+    const skip = new Set([...versionCopies(data.registryRoot, entry!.manifest)].map((c) => c.path));
+    expect(skip.size).toBeGreaterThan(1);
+    await copyPublishedFiles(data, writer, skip);
+    for (const path of skip) expect(writer.paths.has(path), path).toBe(false);
+    expect(writer.paths.size).toBeGreaterThan(skip.size);
   });
 });

@@ -1,9 +1,10 @@
 /** The build's writer: each write only where the bytes differ; copies keep the source's time; large copies run off the thread. */
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LARGE_COPY_BYTES, OutputWriter, SMALL_COPY_BYTES } from '../../src/site/output-writer.ts';
+import { SMALL_COPY_BYTES } from '../../src/io/copy-file-sync.ts';
+import { LARGE_COPY_BYTES, OutputWriter } from '../../src/site/output-writer.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -131,5 +132,35 @@ describe('OutputWriter.copy', () => {
     expect(await new OutputWriter(out).copy(from, 'm/large.glb')).toBe(false);
     // A copy that cannot be made rejects, naming the file.
     await expect(new OutputWriter(out).copy(join(dir, 'missing.glb'), 'm/missing.glb')).rejects.toThrow('missing.glb');
+  });
+});
+
+describe('OutputWriter folders', () => {
+  it('knows every folder it made, at every level, and the folders it found', async () => {
+    const out = join(dir, 'f1');
+    await mkdir(join(out, 'kept'), { recursive: true });
+    const w = new OutputWriter(out);
+    await w.write('a/b/c/page.html', 'x');
+    await w.write('kept/new/doc.json', '{}');
+    await w.write('kept/old.json', '{}');
+    expect([...w.madeFolders].sort()).toEqual(['a', 'a/b', 'a/b/c', 'kept/new'].map((d) => join(out, d)));
+    // Nothing was there to compare with below a folder it made; in a folder it found, the same bytes are left alone.
+    const again = new OutputWriter(out);
+    expect(await again.write('kept/old.json', '{}')).toBe(false);
+    expect([...again.madeFolders]).toEqual([]);
+  });
+
+  it('takes what another thread wrote: those files are claimed and counted, those folders are known as made', async () => {
+    const out = join(dir, 'f2');
+    const w = new OutputWriter(out);
+    await mkdir(join(out, 'objects', 'x'), { recursive: true });
+    await writeFile(join(out, 'objects', 'x', 'aso.object.json'), '{}');
+    w.adopt({ written: ['objects/x/aso.object.json'], madeFolders: [join(out, 'objects'), join(out, 'objects', 'x')] });
+    expect(w.counts()).toEqual({ files: 1, written: 1 });
+    expect(() => w.write('objects/x/aso.object.json', '{}')).toThrow('the build wrote objects/x/aso.object.json twice');
+    // A folder another thread made is new to this build: a file written there is not compared first.
+    await w.write('objects/x/index.html', 'x');
+    expect(w.madeFolders.has(join(out, 'objects', 'x'))).toBe(true);
+    expect(w.written).toEqual(['objects/x/aso.object.json', 'objects/x/index.html']);
   });
 });

@@ -43,7 +43,7 @@ describe('removeStaleOutput', () => {
   });
 
   it('leaves the marker of the build in progress alone', async () => {
-    await markOutputIncomplete(out);
+    markOutputIncomplete(out);
     await file('old.html');
     expect(await removeStaleOutput(out, new Set())).toBe(1);
     expect(await readdir(out)).toEqual([INCOMPLETE_MARKER]);
