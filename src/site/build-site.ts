@@ -155,7 +155,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     const times: SiteLoadTimes = { checkMs: 0, modelMs: 0 };
     let checkedSite: CheckedSite;
     try {
-      checkedSite = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env), onVersion }, times);
+      checkedSite = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env), onVersion, onThumbnail: (path, file) => copies?.addFile(file, path) }, times);
     } catch (error) {
       // A registry problem leaves the output folder as the build found it.
       await copies?.discard();
@@ -175,7 +175,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     // From here on the output folder is written.
     markOutputIncomplete(opts.outDir);
     const copied = (await copies?.finish()) ?? new Set<string>();
-    if (copies?.started) info(`${copied.size} published files copied while the check went on`);
+    if (copies?.started) info(`${copied.size} published files and thumbnails copied while the check went on`);
     // The documents do not show thumbnails: their digests, and the documents themselves, do not wait for them.
     const documents = documentDigests(data, bundle.digest);
     const unchangedDocuments = (id: string, version: string): boolean => last.get(documentsKey(id, version)) === documents.get(documentsKey(id, version));
@@ -220,7 +220,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       clock.time('bytes', async () => {
         await Promise.all([
           copyPublishedFiles(data, writer, copied),
-          thumbnails.then(() => copyThumbnails(data, writer)),
+          thumbnails.then(() => copyThumbnails(data, writer, copied)),
           copyLedgerFiles(opts.registryRoot, writer),
           // Draco, meshopt and Basis/KTX2 decoders: the viewer loads them from the site itself.
           copyDecoders(writer),

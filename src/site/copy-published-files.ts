@@ -54,7 +54,11 @@ export async function copyPublishedFiles(data: SiteData, writer: OutputWriter, s
   await pMap(publishedCopies(data, skip), ({ from, path }) => writer.copy(from, path), { concurrency: COPIES_IN_FLIGHT });
 }
 
-/** Copies each thumbnail of `data` once from the cache (once they are all made); one the last build copied is left alone. */
-export async function copyThumbnails(data: SiteData, writer: OutputWriter): Promise<void> {
-  await pMap(data.thumbnailFiles, ([path, from]) => writer.copy(from, path), { concurrency: COPIES_IN_FLIGHT });
+/**
+ * Copies each thumbnail of `data` once from the cache (once they are all made); one the last build copied is left
+ * alone, and those in `skip` (copied already, see early-copies.ts) are not handed to the writer.
+ */
+export async function copyThumbnails(data: SiteData, writer: OutputWriter, skip: ReadonlySet<string> = new Set()): Promise<void> {
+  const left = [...data.thumbnailFiles].filter(([path]) => !skip.has(path));
+  await pMap(left, ([path, from]) => writer.copy(from, path), { concurrency: COPIES_IN_FLIGHT });
 }

@@ -1,9 +1,9 @@
 /**
  * A cold build copies the published files while the registry is checked. The check keeps the build's thread busy and
  * leaves part of the other core idle, while the pages, documents and copies after it keep both cores busy: the copies
- * (a manifest and the representation files of each version, two fifths of the site's files at 10,000 versions) are
- * the part of that work that does not wait for the whole registry. A version's files go to a copy thread as soon as
- * the version checks clean. The thread runs at the lowest priority, on what the check leaves idle, and stops when the
+ * (a manifest and the representation files of each version, and the thumbnails) are the part of that work that does
+ * not wait for the whole registry. A version's files go to a copy thread as soon as the version checks clean, and each
+ * thumbnail as it is made. The thread runs at the lowest priority, on what the check leaves idle, and stops when the
  * check ends: the build copies what it did not reach, as it copies everything in a build without the thread.
  *
  * Only into an output folder that held nothing (a first build, or one into a new folder): nothing there can then be
@@ -57,6 +57,8 @@ export async function emptyOrAbsent(dir: string): Promise<{ empty: boolean; exis
 export interface EarlyCopies {
   /** Hands over a version that checked clean: `checked` versions have so far. */
   add(registryRoot: string, manifest: Manifest, checked: number): void;
+  /** Hands over one more file to copy (a thumbnail made meanwhile); a site path handed before is ignored. */
+  addFile(from: string, path: string): void;
   /** Whether the thread started. */
   readonly started: boolean;
   /**
@@ -81,6 +83,13 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
   let from = options.from;
   const stop = new SharedArrayBuffer(4);
   let answer: Promise<CopyThreadAnswer> | undefined;
+  /** Every site path taken, sent or waiting (two versions may share a thumbnail). */
+  const taken = new Set<string>();
+  const take = (copy: Copy): void => {
+    if (taken.has(copy.path)) return;
+    taken.add(copy.path);
+    waiting.push(copy);
+  };
   const send = (): void => {
     if (!worker || !waiting.length) return;
     worker.postMessage({ copies: waiting } satisfies CopyThreadRequest);
@@ -105,7 +114,7 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
     add(registryRoot, manifest, checked) {
       if (from === Infinity) return;
       // Kept until the thread starts; dropped (and copied after the check) when it never does.
-      waiting.push(...versionCopies(registryRoot, manifest));
+      for (const copy of versionCopies(registryRoot, manifest)) take(copy);
       if (!worker) {
         if (checked < from) return;
         try {
@@ -115,12 +124,19 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
           // copies after the check, as it does when no thread starts.
           from = Infinity;
           waiting = [];
+          taken.clear();
           return;
         }
       }
       send();
     },
+    addFile(from_, path) {
+      if (from === Infinity) return;
+      take({ from: from_, path });
+      send();
+    },
     async finish() {
+      from = Infinity; // what comes after this is the build's to copy
       if (!worker) return new Set();
       // The thread stops before its next copy, whatever it was still handed; what it did not copy the build copies.
       Atomics.store(new Int32Array(stop), 0, 1);

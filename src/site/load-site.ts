@@ -39,6 +39,8 @@ export interface SiteSource {
   searchShardPages?: number;
   /** Called as each version checks clean, with how many have so far (the check goes on). */
   onVersion?: (checked: number, version: RegistryVersion) => void;
+  /** Called as each thumbnail file is made or found in the cache, with its site path (a path may come more than once). */
+  onThumbnail?: (sitePath: string, file: string) => void;
 }
 
 /** Thumbnails made at once: sharp works on its own threads, so a few more than the cores keep them busy. */
@@ -83,7 +85,12 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   const thumbnails = new Map<RegistryVersion, Promise<{ thumb: Thumbnail | null; sitePath: string } | null>>();
   const startThumbnail = (v: RegistryVersion): void => {
     const file = thumbnailSourceFile(v);
-    thumbnails.set(v, file ? limit(async () => ({ thumb: await thumbnailOrNull(file, source.cacheDir, warn, thumbnailIndex), sitePath: file.sitePath })) : Promise.resolve(null));
+    const make = async (image: NonNullable<typeof file>): Promise<{ thumb: Thumbnail | null; sitePath: string }> => {
+      const thumb = await thumbnailOrNull(image, source.cacheDir, warn, thumbnailIndex);
+      if (thumb?.file) source.onThumbnail?.(thumbnailSitePath(thumb.file), thumb.file);
+      return { thumb, sitePath: image.sitePath };
+    };
+    thumbnails.set(v, file ? limit(() => make(file)) : Promise.resolve(null));
   };
   let clean = 0;
   const thumbnailIndex = await openThumbnailIndex(source.cacheDir);

@@ -19,7 +19,7 @@ import { loadSampleSite } from '../support/sample-site.ts';
 import { expectSameSite } from '../support/site-files.ts';
 
 const STARTED = 'published files are copied on a thread while the check goes on';
-const COPIED = /(\d+) published files copied while the check went on/;
+const COPIED = /(\d+) published files and thumbnails copied while the check went on/;
 
 let work: string;
 let data: SiteData;
@@ -118,6 +118,25 @@ describe('startEarlyCopies', () => {
     }
   });
 
+  it('copies each thumbnail handed to it once, and takes nothing after the end of the check', async () => {
+    const out = join(work, 'thumbnails');
+    const writer = new OutputWriter(out);
+    const copies = startEarlyCopies(writer, { from: 1, existed: false, beforeStart: () => markOutputIncomplete(out) });
+    const thumbnails = [...data.thumbnailFiles];
+    expect(thumbnails.length).toBeGreaterThan(1);
+    copies.add(data.registryRoot, manifests[0]!, 1);
+    for (const [path, file] of thumbnails) copies.addFile(file, path);
+    // Two versions with the same image share a thumbnail: handed twice, copied once.
+    copies.addFile(thumbnails[0]![1], thumbnails[0]![0]);
+    await expect.poll(() => exists(writer.file(thumbnails.at(-1)![0])), { timeout: 30_000 }).toBe(true);
+    const copied = await copies.finish();
+    copies.addFile(thumbnails[0]![1], 'thumbnails/late.webp');
+    const expected = [...copiesOf(manifests.slice(0, 1)).map((c) => c.path), ...thumbnails.map(([path]) => path)];
+    expect([...copied].sort()).toEqual(expected.sort());
+    for (const [path, file] of thumbnails) expect((await readFile(writer.file(path))).equals(await readFile(file)), path).toBe(true);
+    expect(await exists(writer.file('thumbnails/late.webp'))).toBe(false);
+  });
+
   it('names the file it could not copy', async () => {
     const out = join(work, 'broken');
     const writer = new OutputWriter(out);
@@ -168,7 +187,7 @@ describe('a build that copies during its check', () => {
     expect(after.code, after.stdout + after.stderr).toBe(0);
     // How many the thread copies depends on the time the check leaves it; the build copies the others.
     expect(copied.stdout).toContain(STARTED);
-    expect(Number(COPIED.exec(copied.stdout)?.[1])).toBeLessThanOrEqual(copiesOf(manifests).length);
+    expect(Number(COPIED.exec(copied.stdout)?.[1])).toBeLessThanOrEqual(copiesOf(manifests).length + data.thumbnailFiles.size);
     expect(after.stdout).not.toContain(STARTED);
     expect(after.stdout).not.toMatch(COPIED);
     await expectSameSite(join(work, 'build-early', 'dist'), join(work, 'build-after', 'dist'));
