@@ -193,7 +193,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
         provideSiteData(data);
         const renderer = (pagesToRender: number): Promise<PageRenderer> => pageRenderer(data, bundle, opts.registryUrl, threads(pagesToRender), early);
         // The pages not rendered again go to the search index at once, so that Pagefind reads them while others render.
-        const pages = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, html) => search.add(path, html), onKeep: (path) => search.addFromSite(path), unchanged });
+        const pages = await renderPages(renderer, pagePaths(data), writer, { onPage: (path, body) => search.add(path, body), onKeep: (path) => search.addFromSite(path), unchanged });
         await Promise.all((await clientFiles(bundle)).map((f) => writer.copy(f.from, f.path)));
         return { pages, search, digests };
       }),

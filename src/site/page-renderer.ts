@@ -2,10 +2,14 @@
 import type { App } from 'astro/app';
 import { NOT_FOUND_PAGE } from './page-paths.ts';
 
-/** A rendered page. */
+/**
+ * A rendered page: its status and its HTML as the UTF-8 bytes Astro encoded. They are written as they are, and cross
+ * from a render thread to the build's thread moved, not copied: decoding every page into a string and encoding it
+ * again for the file cost about 1.5 s of CPU at ten thousand record pages.
+ */
 export interface RenderedPage {
   status: number;
-  html: string;
+  body: Uint8Array;
 }
 
 /** Renders pages by site path (`objects/x/`, `404.html`); `close` releases what it holds (threads). */
@@ -24,7 +28,7 @@ export function routeOf(path: string): string {
 /** Renders one page with Astro's `App` on `origin`. */
 export async function renderWithApp(app: App, origin: string, path: string): Promise<RenderedPage> {
   const response = await app.render(new Request(new URL(routeOf(path), origin)));
-  return { status: response.status, html: await response.text() };
+  return { status: response.status, body: new Uint8Array(await response.arrayBuffer()) };
 }
 
 /** Pages rendered at once in this thread: rendering is synchronous work between awaits, so a few in flight are enough. */

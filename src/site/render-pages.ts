@@ -15,13 +15,13 @@ export interface RenderedPages {
 
 /** What a caller of `renderPages` hears of each page, and which pages it may keep. */
 export interface RenderPagesOptions {
-  onPage?: (path: string, html: string) => void;
+  onPage?: (path: string, body: Uint8Array) => void;
   onKeep?: (path: string) => void;
   unchanged?: (path: string) => boolean;
 }
 
 /**
- * Renders `paths` with a renderer and writes each page; `onPage` sees every rendered page's path and HTML. A page for
+ * Renders `paths` with a renderer and writes each page; `onPage` sees every rendered page's path and bytes. A page for
  * which `unchanged` says yes (its inputs are those of the last build) is kept as it is when its file is there, and
  * handed to `onKeep` (before any page renders). `source` is the renderer, or makes one for the number of pages to
  * render (and it is closed at the end).
@@ -76,11 +76,11 @@ async function renderAll(renderer: PageRenderer, paths: readonly string[], write
     paths,
     async (path) => {
       if (failure) return;
-      const { status, html } = await renderer.render(path);
+      const { status, body } = await renderer.render(path);
       const expected = path === NOT_FOUND_PAGE ? 404 : 200;
-      if (status !== expected) throw new Error(`rendering /${path} answered ${status} instead of ${expected}:\n${html.slice(0, 2000)}`);
-      options.onPage?.(path, html);
-      const write = writer.write(pageFile(path), html).catch((error: unknown) => {
+      if (status !== expected) throw new Error(`rendering /${path} answered ${status} instead of ${expected}:\n${new TextDecoder().decode(body.subarray(0, 2000))}`);
+      options.onPage?.(path, body);
+      const write = writer.write(pageFile(path), body).catch((error: unknown) => {
         failure ??= { error };
         return false;
       });

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BroadcastChannel } from 'node:worker_threads';
-import { workerData } from 'piscina';
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina';
 
 /** @type {import('./render-pool.ts').RenderWorkerData} */
 const started = workerData;
@@ -40,7 +40,18 @@ const ready = (async () => {
 })();
 ready.catch(() => {});
 
-/** Renders one page of the site by its path. */
+/**
+ * Renders one page of the site by its path. Its bytes are moved to the build's thread, not copied: the thread has no
+ * further use for them.
+ */
 export default async function renderPage(path) {
-  return (await ready)(path);
+  const page = await (await ready)(path);
+  return move({
+    get [transferableSymbol]() {
+      return [page.body.buffer];
+    },
+    get [valueSymbol]() {
+      return page;
+    },
+  });
 }

@@ -9,22 +9,34 @@
 /** The opening tag of an element marked for Pagefind's index. */
 const BODY_TAG = /<([a-z][a-z0-9-]*)\b[^>]*?\sdata-pagefind-body(?=[\s/>=])[^>]*>/g;
 
-/** The document Pagefind indexes for `html`; `html` itself when it marks no element (Pagefind then reads it all). */
-export function searchDocument(html: string): string {
+/** Reads UTF-8 bytes back as text. */
+const utf8 = new TextDecoder();
+
+/**
+ * The document Pagefind indexes for a page, given as its text or as its UTF-8 bytes; the page itself (as text) when it
+ * marks no element (Pagefind then reads it all). Bytes are searched through their Latin-1 reading, one character per
+ * byte: every delimiter looked for is ASCII, which no byte of a multi-byte UTF-8 sequence is, so the indices found are
+ * byte offsets, and only the parts kept are decoded.
+ */
+export function searchDocument(page: string | Uint8Array): string {
+  const html = typeof page === 'string' ? page : Buffer.from(page.buffer, page.byteOffset, page.byteLength).toString('latin1');
+  const text = (at: number, end: number): string => (typeof page === 'string' ? page.slice(at, end) : utf8.decode(page.subarray(at, end)));
+  const whole = (): string => text(0, html.length);
   const parts: Array<{ at: number; end: number }> = [];
   BODY_TAG.lastIndex = 0;
   for (let match = BODY_TAG.exec(html); match; match = BODY_TAG.exec(html)) {
     const end = closingEnd(html, match[1]!, match.index + match[0].length);
-    if (end < 0) return html; // not markup this module can cut: Pagefind gets the page as it is
+    if (end < 0) return whole(); // not markup this module can cut: Pagefind gets the page as it is
     parts.push({ at: match.index, end });
     BODY_TAG.lastIndex = end;
   }
-  if (!parts.length) return html;
+  if (!parts.length) return whole();
   const image = resultImage(html);
   if (image && !parts.some((p) => p.at <= image.at && image.at < p.end)) parts.push(image);
   parts.sort((a, b) => a.at - b.at);
-  const open = /<html\b[^>]*>/i.exec(html)?.[0] ?? '<html>';
-  return `<!DOCTYPE html>${open}<head><meta charset="utf-8"></head><body>${parts.map((p) => html.slice(p.at, p.end)).join(' ')}</body></html>`;
+  const open = /<html\b[^>]*>/i.exec(html);
+  const openTag = open ? text(open.index, open.index + open[0].length) : '<html>';
+  return `<!DOCTYPE html>${openTag}<head><meta charset="utf-8"></head><body>${parts.map((p) => text(p.at, p.end)).join(' ')}</body></html>`;
 }
 
 /** Where the first `<img>` after the first `<h1>` is (the image of Pagefind's result), or undefined. */

@@ -34,8 +34,8 @@ export interface SearchIndexStats {
 
 /** An index being fed pages. */
 export interface SearchIndexer {
-  /** Hands one rendered page to Pagefind (it parses in its own process while the build goes on). */
-  add(path: string, html: string): void;
+  /** Hands one rendered page (its UTF-8 bytes) to Pagefind (it parses in its own process while the build goes on). */
+  add(path: string, page: Uint8Array): void;
   /** Hands a page that was not rendered again to Pagefind, read back from the site (at once, while others render). */
   addFromSite(path: string): void;
   /** Writes the index through the writer, or keeps the last one. */
@@ -123,10 +123,10 @@ export async function startSearchIndex(
     return { files: own.length, bytes: own.reduce((sum, f) => sum + f.content.byteLength, 0) };
   };
 
-  const addPage = (n: number, path: string, html: string): Promise<pagefind.NewFileResponse> => {
+  const addPage = (n: number, path: string, page: Uint8Array): Promise<pagefind.NewFileResponse> => {
     const state = shardState(n);
     // Only the parts Pagefind indexes: the same index for a fraction of the parsing (see search-document.ts).
-    const content = searchDocument(html);
+    const content = searchDocument(page);
     const response = state.index.then((index) => index.addHTMLFile({ url: `/${path}`, content }));
     state.added.push(response);
     state.left -= 1;
@@ -145,13 +145,13 @@ export async function startSearchIndex(
   const read = pLimit(PAGES_READ_AHEAD);
   const reading: Array<Promise<unknown>> = [];
   return {
-    add(path, html) {
+    add(path, page) {
       const n = indexedShard(path);
-      if (n !== undefined) void addPage(n, path, html);
+      if (n !== undefined) void addPage(n, path, page);
     },
     addFromSite(path) {
       const n = indexedShard(path);
-      if (n !== undefined) reading.push(read(async () => addPage(n, path, await readFile(writer.file(pageFile(path)), 'utf8'))));
+      if (n !== undefined) reading.push(read(async () => addPage(n, path, await readFile(writer.file(pageFile(path))))));
     },
     async finish() {
       try {

@@ -39,7 +39,7 @@ describe('renderPool', () => {
       expect(there[paths.indexOf(NOT_FOUND_PAGE)]!.status).toBe(404);
       // A record page carries its version's inclusion proof, which the thread computed from its own copy of the log.
       const record = paths.findIndex((p) => /^objects\/[^/]+\/versions\/[^/]+\/$/.test(p));
-      expect(there[record]!.html).toContain('inclusion');
+      expect(new TextDecoder().decode(there[record]!.body)).toContain('inclusion');
     } finally {
       await pool.close();
     }

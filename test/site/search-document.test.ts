@@ -40,6 +40,18 @@ describe('searchDocument', () => {
     expect(searchDocument(other)).toBe(other);
   });
 
+  it("reads a page's UTF-8 bytes as it reads its text, characters of several bytes included", async () => {
+    const pages = [
+      '<!DOCTYPE html><html lang="fr" data-titre="Été"><body><p>Ça</p><div data-pagefind-body><h1>Chaise 🪑 en chêne</h1><p>直す</p></div>' +
+        '<figure><img src="/t/é.webp" alt="Aperçu"></figure><dd data-pagefind-body>CC0-1.0 ©</dd></body></html>',
+      '<html><body><main><h1>Tout 🌳</h1></main></body></html>',
+      '<html><body><main data-pagefind-body><h1>Coupé</h1></body></html>',
+      await readFile(join(siteDir(), 'objects', 'oak-chair', 'versions', '1.0.0', 'index.html'), 'utf8'),
+    ];
+    for (const page of pages) expect(searchDocument(new TextEncoder().encode(page))).toBe(searchDocument(page));
+    expect(searchDocument(new TextEncoder().encode(pages[0]!))).toContain('<h1>Chaise 🪑 en chêne</h1><p>直す</p>');
+  });
+
   it('is far smaller than a record page of the sample site', async () => {
     const page = await readFile(join(siteDir(), 'objects', 'oak-chair', 'versions', '1.0.0', 'index.html'), 'utf8');
     const doc = searchDocument(page);

@@ -13,8 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const page = (name: string) =>
-  `<!doctype html><html lang="en"><head><title>${name}</title></head><body><main data-pagefind-body><h1>${name}</h1><p>The ${name} object.</p></main></body></html>`;
+/** A record page's bytes, as the build hands them over. */
+const page = (name: string): Uint8Array =>
+  new TextEncoder().encode(`<!doctype html><html lang="en"><head><title>${name}</title></head><body><main data-pagefind-body><h1>${name}</h1><p>The ${name} object.</p></main></body></html>`);
 /** Record pages of two shards: "a-*" objects in shard 0, "b-*" in shard 1. */
 const paths = ['objects/a-one/versions/1.0.0/', 'objects/a-two/versions/1.0.0/', 'objects/b-one/versions/1.0.0/'];
 const shardOf = (path: string) => (!path.includes('/versions/') ? undefined : path.startsWith('objects/a-') ? 0 : 1);
@@ -32,7 +33,7 @@ describe('startSearchIndex', () => {
       index.add(path, page(path.split('/')[1]!));
       await writer.write(pageFile(path), page(path.split('/')[1]!));
     }
-    index.add('objects/a-one/', '<html></html>');
+    index.add('objects/a-one/', new TextEncoder().encode('<html></html>'));
     const stats = await index.finish();
     expect(stats).toMatchObject({ pages: 3, shards: 2, indexedShards: 2 });
     const top = await readdir(join(out, 'pagefind'));
