@@ -254,5 +254,6 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   } finally {
     // Stopped when it was not used (a failed check, nothing to render) or is still running (a failed build).
     await early?.close();
+    await copies?.close();
   }
 }

@@ -68,6 +68,8 @@ export interface EarlyCopies {
   finish(): Promise<ReadonlySet<string>>;
   /** Stops the thread (the check failed) and removes what it copied, leaving the folder as the build found it. */
   discard(): Promise<void>;
+  /** Stops the thread if it still runs (a build that failed after its check); may be called again. */
+  close(): Promise<void>;
 }
 
 /**
@@ -80,7 +82,8 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
   let worker: Worker | undefined;
   /** Whether the output folder was written to (the marker, then the thread's copies). */
   let touched = false;
-  let from = options.from;
+  /** The clean versions from which the thread starts; Infinity once nothing more is taken. */
+  let startAt = options.from;
   const stop = new SharedArrayBuffer(4);
   let answer: Promise<CopyThreadAnswer> | undefined;
   /** Every site path taken, sent or waiting (two versions may share a thumbnail). */
@@ -112,17 +115,17 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
       return worker !== undefined;
     },
     add(registryRoot, manifest, checked) {
-      if (from === Infinity) return;
+      if (startAt === Infinity) return;
       // Kept until the thread starts; dropped (and copied after the check) when it never does.
       for (const copy of versionCopies(registryRoot, manifest)) take(copy);
       if (!worker) {
-        if (checked < from) return;
+        if (checked < startAt) return;
         try {
           start();
         } catch {
           // Called from the check, which would take an error here for a problem of the version just checked: the build
           // copies after the check, as it does when no thread starts.
-          from = Infinity;
+          startAt = Infinity;
           waiting = [];
           taken.clear();
           return;
@@ -130,13 +133,13 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
       }
       send();
     },
-    addFile(from_, path) {
-      if (from === Infinity) return;
-      take({ from: from_, path });
+    addFile(from, path) {
+      if (startAt === Infinity) return;
+      take({ from, path });
       send();
     },
     async finish() {
-      from = Infinity; // what comes after this is the build's to copy
+      startAt = Infinity; // what comes after this is the build's to copy
       if (!worker) return new Set();
       // The thread stops before its next copy, whatever it was still handed; what it did not copy the build copies.
       Atomics.store(new Int32Array(stop), 0, 1);
@@ -147,9 +150,13 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
       writer.adopt(done);
       return new Set(done.written);
     },
+    async close() {
+      startAt = Infinity;
+      await worker?.terminate();
+    },
     async discard() {
       if (!touched) return;
-      await worker?.terminate();
+      await this.close();
       // The folder held nothing: what is in it now is this build's (the thread's copies and the build's marker).
       if (!options.existed) await rm(writer.outDir, { recursive: true, force: true });
       else for (const name of await readdir(writer.outDir)) await rm(join(writer.outDir, name), { recursive: true, force: true });
