@@ -137,6 +137,18 @@ describe('startEarlyCopies', () => {
     expect(await exists(writer.file('thumbnails/late.webp'))).toBe(false);
   });
 
+  it('stops the thread on close (a build that failed after its check), and may be closed again', async () => {
+    const out = join(work, 'closed');
+    const writer = new OutputWriter(out);
+    const copies = startEarlyCopies(writer, { from: 1, existed: false, beforeStart: () => markOutputIncomplete(out) });
+    manifests.forEach((m, i) => copies.add(data.registryRoot, m, i + 1));
+    await copies.close();
+    await copies.close();
+    // A stopped thread says nothing more: there is nothing to adopt.
+    await expect(copies.finish()).rejects.toThrow(/the copy thread stopped \(exit code \d+\) before it said what it copied/);
+    expect(writer.paths.size).toBe(0);
+  });
+
   it('names the file it could not copy', async () => {
     const out = join(work, 'broken');
     const writer = new OutputWriter(out);
