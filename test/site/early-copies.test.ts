@@ -14,7 +14,7 @@ import { OutputWriter } from '../../src/site/output-writer.ts';
 import { INCOMPLETE_MARKER, markOutputIncomplete } from '../../src/site/stale-output.ts';
 import type { SiteData } from '../../src/site/site-data.ts';
 import { buildSite } from '../support/build-site.ts';
-import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
+import { registryFailingAfter } from '../support/fixture-registry.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
 import { expectSameSite } from '../support/site-files.ts';
 
@@ -216,13 +216,8 @@ describe('a build that copies during its check', () => {
   });
 
   it('leaves no output folder when the check fails, and an empty one as empty', { timeout: 120_000 }, async () => {
-    const reg = await tempRegistry('aso-early-copies-broken-');
+    const reg = await registryFailingAfter('aso-early-copies-broken-', 2);
     try {
-      const files = [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes() }];
-      await writeVersion(reg.root, { id: 'fine', version: '1.0.0', files });
-      await writeVersion(reg.root, { id: 'fine', version: '1.0.1', files });
-      await writeVersion(reg.root, { id: 'fine', version: '1.0.2', files });
-      await rm(join(reg.root, 'objects/fine/versions/1.0.2/publication.json'));
       for (const existed of [false, true]) {
         const outDir = join(reg.parent, `dist-${existed}`);
         if (existed) await mkdir(outDir);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 import { rendererBundle } from '../../src/site/renderer-bundle.ts';
 import { buildSite, repoRoot } from '../support/build-site.ts';
-import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
+import { registryFailingAfter } from '../support/fixture-registry.ts';
 import { expectSameSite } from '../support/site-files.ts';
 
 const STARTED = '1 render thread started while the check goes on';
@@ -46,12 +46,8 @@ describe('render threads started during the check', () => {
   });
 
   it('stop when the check finds a problem: the build ends with it', { timeout: 120_000 }, async () => {
-    const reg = await tempRegistry('aso-early-broken-');
+    const reg = await registryFailingAfter('aso-early-broken-', 1);
     try {
-      const files = [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes() }];
-      await writeVersion(reg.root, { id: 'fine', version: '1.0.0', files });
-      await writeVersion(reg.root, { id: 'fine', version: '1.0.1', files });
-      await rm(join(reg.root, 'objects/fine/versions/1.0.1/publication.json'));
       const result = await buildSite({ outDir: join(reg.parent, 'dist'), registryDir: reg.root, env: { ASO_RENDER_THREADS: '1' } });
       expect(result.stdout).toContain(STARTED);
       expect(result.code).toBe(1);
