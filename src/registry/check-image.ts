@@ -1,11 +1,15 @@
 /**
  * The registry's image rule: a representation whose media type `browser-image` shows must hold an image of that very
- * format, so that a browser and the thumbnail step read it. sharp reads the header only; the pixels are not decoded. The
- * header read is kept with the file, so that the thumbnail step need not read it again.
+ * format, so that a browser and the thumbnail step read it. Only the header is read, never the pixels: from the bytes in
+ * memory for the plain cases (core/image-header.ts), by sharp otherwise. The header read is kept with the file, so that
+ * the thumbnail step need not read it again.
  */
 import sharp from 'sharp';
 import { RUNTIMES } from '../core/compatibility.ts';
+import { readImageHeader, type ImageHeader } from '../core/image-header.ts';
 import type { FileDigest } from '../io/hash-file.ts';
+
+export type { ImageHeader } from '../core/image-header.ts';
 
 /** sharp's name (and, for HEIF, the compression) of the format each image media type must hold. */
 const EXPECTED: Record<string, { format: string; compression?: string; name: string }> = {
@@ -21,22 +25,6 @@ export const IMAGE_MEDIA_TYPES: readonly string[] = RUNTIMES.find((r) => r.id ==
 /** True when a representation is an image that must pass `imageProblem`. */
 export function isImage(rep: { mediaType: string }): boolean {
   return IMAGE_MEDIA_TYPES.includes(rep.mediaType) && rep.mediaType in EXPECTED;
-}
-
-/** What the check reads of an image's header (sharp's `metadata()`, these fields only), which the thumbnail step reuses. */
-export interface ImageHeader {
-  /** sharp's name of the format: `jpeg`, `png`, `webp`, `heif`. */
-  format?: string;
-  /** For HEIF: `av1` (AVIF) or `hevc`. */
-  compression?: string;
-  width?: number;
-  height?: number;
-  /** EXIF orientation (1-8); absent or 1 is upright. */
-  orientation?: number;
-  /** Frames of an animated image. */
-  pages?: number;
-  /** The colour space: `srgb`, `b-w`, `cmyk`, ... */
-  space?: string;
 }
 
 /** What the image rule says of a file: why it is not an image of its media type, or the header it read. */
@@ -55,7 +43,7 @@ export async function checkImage(image: string | Uint8Array, mediaType: string):
   if (!expected) return { problem: null, header: null };
   let meta: ImageHeader;
   try {
-    meta = await sharp(image).metadata();
+    meta = (typeof image === 'string' ? null : readImageHeader(image)) ?? (await sharp(image).metadata());
   } catch (error) {
     return { problem: `is declared ${mediaType} but is not an image that can be read: ${(error as Error).message}`, header: null };
   }

@@ -9,7 +9,7 @@ import { readSmallFile } from '../io/read-small-file.ts';
 import type { RegistryVersion } from '../registry/registry-model.ts';
 import { sriToHex } from '../core/sri.ts';
 import { representationPath } from '../core/paths.ts';
-import type { ImageHeader } from '../registry/check-image.ts';
+import { readImageHeader, type ImageHeader } from '../core/image-header.ts';
 import { AS_IS_MAX_BYTES, showAsIs } from './thumbnail-as-is.ts';
 
 /** Width of catalog thumbnails in CSS pixels. */
@@ -226,7 +226,7 @@ async function makeThumbnailOnce(image: ThumbnailImage, cache: string, index: Th
   const bytes = await readSmallFile(source);
   if (bytes && bytes.length <= AS_IS_MAX_BYTES) {
     // The check read the header of these bytes (their hash is the one it verified): sharp need not read it again.
-    const header = image.header ?? (await sharp(bytes).metadata().catch(() => null));
+    const header = image.header ?? readImageHeader(bytes) ?? (await sharp(bytes).metadata().catch(() => null));
     if (header && showAsIs(bytes, header, THUMBNAIL_WIDTH)) return listThumbnail(index, key, null, { width: header.width!, height: header.height! }, null);
   }
   if (index.files.has(name)) {
