@@ -52,6 +52,29 @@ describe('checkImage', () => {
     expect(await checkImage(rotated, 'image/gif')).toEqual({ problem: null, header: null });
   });
 
+  it('keeps the same header whether it reads the bytes itself or sharp reads the file, and leaves what it cannot read to sharp', async () => {
+    const fx = await createFixture();
+    fixtures.push(fx);
+    const base = () => sharp({ create: { width: 9, height: 7, channels: 3, background: '#884422' } });
+    const cases: Array<[Uint8Array, string]> = [
+      [await base().withMetadata({ orientation: 3 }).jpeg().toBuffer(), 'image/jpeg'],
+      [await base().toColourspace('b-w').png().toBuffer(), 'image/png'],
+      [await base().webp({ lossless: true }).toBuffer(), 'image/webp'],
+      [await base().toColourspace('cmyk').jpeg().toBuffer(), 'image/jpeg'], // CMYK: read by sharp
+      [await base().withMetadata({ orientation: 6 }).webp().toBuffer(), 'image/webp'], // EXIF in a WebP: read by sharp
+    ];
+    for (const [n, [bytes, mediaType]] of cases.entries()) {
+      const file = `${fx.root}/image-${n}`;
+      await writeFile(file, bytes);
+      const fromFile = await checkImage(file, mediaType);
+      expect(fromFile.header).not.toBeNull();
+      expect(await checkImage(bytes, mediaType)).toEqual(fromFile);
+    }
+    // A JPEG cut inside its header: sharp's error names the problem, as before.
+    const cut = (await base().jpeg().toBuffer()).subarray(0, 40);
+    expect(await checkImage(cut, 'image/jpeg')).toEqual({ problem: expect.stringMatching(/^is declared image\/jpeg but is not an image that can be read: /), header: null });
+  });
+
   it('hands the header to the version it checked, and none for a file that is no image', async () => {
     const fx = await createFixture();
     fixtures.push(fx);
