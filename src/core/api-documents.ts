@@ -11,7 +11,7 @@ import type {
   ApiVersion,
   ApiVersionSummary,
 } from './api-types.ts';
-import { compatibilityReport, compatibleRuntimes, runtimeReports } from './compatibility.ts';
+import { reportLine, runtimeReports } from './compatibility.ts';
 import type { GltfInventory } from './gltf-inventory.ts';
 import { LEDGER_CHECKPOINT_PATH, LEDGER_FILE, type LedgerCheckpoint } from './ledger.ts';
 import { agentPath, API_BASE, apiPaths, manifestPath, objectPagePath, siteUrl, versionPagePath } from './paths.ts';
@@ -58,7 +58,8 @@ export function apiRepresentations(manifest: Manifest, gltf: Readonly<Record<str
   if (manifest.preview) reps.push({ rep: manifest.preview, role: 'preview' });
   return reps.map(({ rep, role }) => {
     const inventory = Object.hasOwn(gltf, rep.id) ? gltf[rep.id]! : null;
-    const capabilities = { ...rep, gltf: inventory };
+    // Every runtime's verdict, made once: the runtimes, the reports and the report line all read it.
+    const reports = runtimeReports({ ...rep, gltf: inventory });
     return {
       id: rep.id,
       type: rep.type,
@@ -68,9 +69,9 @@ export function apiRepresentations(manifest: Manifest, gltf: Readonly<Record<str
       byteLength: rep.byteLength,
       hash: rep.hash,
       role,
-      runtimes: compatibleRuntimes(capabilities),
-      reports: runtimeReports(capabilities),
-      compatibility: compatibilityReport(capabilities, true),
+      runtimes: reports.filter((r) => r.compatible).map((r) => r.runtime),
+      reports,
+      compatibility: reportLine(reports, rep.id),
       sha256: sriToHex(rep.hash),
       gltf: inventory,
     };

@@ -84,9 +84,12 @@ export function compatibleRuntimes(rep: Capabilities): string[] {
  * with `named`, each runtime is written `<representation id>/<runtime>`.
  */
 export function compatibilityReport(rep: Capabilities & { id?: string }, named = false): string {
-  return runtimeReports(rep)
-    .map((r) => `${named && rep.id ? `${rep.id}/` : ''}${r.runtime}: ${r.report}`)
-    .join(' | ');
+  return reportLine(runtimeReports(rep), named ? rep.id : undefined);
+}
+
+/** The report line of {@link compatibilityReport} from reports already made, each runtime prefixed `<id>/` when `id` is given. */
+export function reportLine(reports: readonly RuntimeReport[], id?: string): string {
+  return reports.map((r) => `${id ? `${id}/` : ''}${r.runtime}: ${r.report}`).join(' | ');
 }
 
 /** The first representation a runtime can load, in runtime order then manifest order. */

@@ -6,6 +6,7 @@ import {
   mismatches,
   noCompatibleText,
   pickPresentable,
+  reportLine,
   RUNTIMES,
   runtimeReports,
 } from '../../src/core/compatibility.ts';
@@ -28,6 +29,14 @@ describe('compatibility', () => {
     expect(compatibilityReport(mesh)).toBe(
       `browser-gltf: ${ALL_MATCH} | browser-image: type "mesh" is not supported; expected image; format "glb" is not supported; expected png, jpg, jpeg, webp, avif; media type "model/gltf-binary" is not supported; expected image/png, image/jpeg, image/webp, image/avif`,
     );
+  });
+
+  it('writes the same line from reports made once as from the representation', () => {
+    for (const rep of [cloud, mesh, image]) {
+      expect(reportLine(runtimeReports(rep), rep.id)).toBe(compatibilityReport(rep, true));
+      expect(reportLine(runtimeReports(rep))).toBe(compatibilityReport(rep));
+    }
+    expect(reportLine(runtimeReports(cloud), 'cloud')).toBe(CLOUD_REPORT);
   });
 
   it('reports mismatches in the order type, format, media type', () => {
