@@ -217,7 +217,8 @@ const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
   return c >>> 0;
 });
 
-function ascii(bytes: Uint8Array, at: number, length: number): string {
+/** `length` bytes at `at` read as ASCII (a chunk type, a signature); throws RangeError past the end. */
+export function ascii(bytes: Uint8Array, at: number, length: number): string {
   if (at + length > bytes.length) throw new RangeError('past the end');
   return String.fromCharCode(...bytes.subarray(at, at + length));
 }
@@ -235,6 +236,7 @@ function readUint24(bytes: Uint8Array, at: number): number {
   return bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
 }
 
-function readUint32(bytes: Uint8Array, at: number, little: boolean): number {
+/** The unsigned 32-bit integer at `at`; throws RangeError past the end. */
+export function readUint32(bytes: Uint8Array, at: number, little: boolean): number {
   return view(bytes).getUint32(at, little);
 }

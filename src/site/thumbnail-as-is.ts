@@ -4,7 +4,7 @@
  * Any doubt makes a WebP as for any other image: what is shown as it is must show in every browser as its WebP would.
  */
 import { crc32 } from 'node:zlib';
-import type { ImageHeader } from '../registry/check-image.ts';
+import { ascii, readUint32, type ImageHeader } from '../core/image-header.ts';
 
 /** Images of at most this many bytes may be shown as they are: about what a WebP thumbnail 320 pixels wide weighs. */
 export const AS_IS_MAX_BYTES = 16 * 1024;
@@ -68,12 +68,4 @@ function pngChunks(bytes: Uint8Array): string[] | null {
     if (types.at(-1) === 'IEND') return at === bytes.length ? types : null;
   }
   return null;
-}
-
-function ascii(bytes: Uint8Array, at: number, length: number): string {
-  return String.fromCharCode(...bytes.subarray(at, at + length));
-}
-
-function readUint32(bytes: Uint8Array, at: number, littleEndian: boolean): number {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(at, littleEndian);
 }
