@@ -8,6 +8,7 @@
 import * as ed from '@noble/ed25519';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { decodeBase64Exact, toBase64 } from './base64.ts';
+import { toHex } from './sri.ts';
 
 // The synchronous Ed25519 calls need a synchronous SHA-512.
 ed.hashes.sha512 = sha512;
@@ -79,7 +80,7 @@ export function keyIdOf(name: string, publicKey: Uint8Array): string {
   data.set(nameBytes);
   data[nameBytes.length] = ALG_ED25519;
   data.set(publicKey, nameBytes.length + 1);
-  return hex(sha256(data).subarray(0, 4));
+  return toHex(sha256(data).subarray(0, 4));
 }
 
 /** The verifier key text of an Ed25519 public key. */
@@ -199,7 +200,7 @@ export function parseNote(message: string): Note {
     const raw = decodeBase64Exact(b64);
     if (!isKeyName(name) || !raw || raw.length < 5) throw malformed(`the signature line of "${name}" is not <name> <base64>`);
     if (signatures.length >= MAX_SIGNATURES) throw malformed(`more than ${MAX_SIGNATURES} signatures`);
-    signatures.push({ name, keyId: hex(raw.subarray(0, 4)), signature: toBase64(raw.subarray(4)) });
+    signatures.push({ name, keyId: toHex(raw.subarray(0, 4)), signature: toBase64(raw.subarray(4)) });
   }
   return { text, signatures };
 }
@@ -244,12 +245,6 @@ function withAlg(key: Uint8Array): Uint8Array {
   const out = new Uint8Array(1 + key.length);
   out[0] = ALG_ED25519;
   out.set(key, 1);
-  return out;
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
   return out;
 }
 

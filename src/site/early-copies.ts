@@ -86,13 +86,11 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
   let startAt = options.from;
   const stop = new SharedArrayBuffer(4);
   let answer: Promise<CopyThreadAnswer> | undefined;
-  /** Every site path taken, sent or waiting (two versions may share a thumbnail). */
-  const taken = new Set<string>();
-  const take = (copy: Copy): void => {
-    if (taken.has(copy.path)) return;
-    taken.add(copy.path);
-    waiting.push(copy);
-  };
+  /**
+   * The thumbnails taken, sent or waiting: two versions may share one. A version's own files have paths under its own
+   * folder, taken once, so they are not kept here (at 100,000 versions, 300,000 paths held for the whole check).
+   */
+  const thumbnails = new Set<string>();
   const send = (): void => {
     if (!worker || !waiting.length) return;
     worker.postMessage({ copies: waiting } satisfies CopyThreadRequest);
@@ -117,7 +115,7 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
     add(registryRoot, manifest, checked) {
       if (startAt === Infinity) return;
       // Kept until the thread starts; dropped (and copied after the check) when it never does.
-      for (const copy of versionCopies(registryRoot, manifest)) take(copy);
+      waiting.push(...versionCopies(registryRoot, manifest));
       if (!worker) {
         if (checked < startAt) return;
         try {
@@ -127,15 +125,16 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
           // copies after the check, as it does when no thread starts.
           startAt = Infinity;
           waiting = [];
-          taken.clear();
+          thumbnails.clear();
           return;
         }
       }
       send();
     },
     addFile(from, path) {
-      if (startAt === Infinity) return;
-      take({ from, path });
+      if (startAt === Infinity || thumbnails.has(path)) return;
+      thumbnails.add(path);
+      waiting.push({ from, path });
       send();
     },
     async finish() {
