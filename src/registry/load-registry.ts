@@ -130,7 +130,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   }
 
   const read = await readRegistryKeys(rootDir, rel);
-  problems.push(...read.problems);
+  for (const p of read.problems) problems.push(p);
   keys = read.keys;
   // Every publication record's signature is checked against the publishers' keys.
   ctx.signatures = { publishers: keys.publishers, ...(opts.mustSign ? { mustSign: opts.mustSign } : {}) };
@@ -152,10 +152,10 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const published: KnownVersion[] = [];
   let next = 0;
   for (const listing of listings) {
-    problems.push(...listing.problems);
+    for (const p of listing.problems) problems.push(p);
     for (const v of listing.versions) {
       const result = await checks[next++]!;
-      problems.push(...result.problems);
+      for (const p of result.problems) problems.push(p);
       stats.files += result.verified.files;
       stats.bytes += result.verified.bytes;
       published.push({ id: v.id, version: v.version, ...(result.version ? { publication: result.version.publication } : {}) });
@@ -168,12 +168,12 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
 
   if (hasLedger) {
     const checked = await checkLedgerFile(rootDir, published, rel);
-    problems.push(...checked.problems);
+    for (const p of checked.problems) problems.push(p);
     ledger = checked.ledger;
   }
   if (hasRetractions) {
     const checked = await checkRetractionsFile(rootDir, published, rel);
-    problems.push(...checked.problems);
+    for (const p of checked.problems) problems.push(p);
     for (const [key, r] of checked.retracted) retracted.set(key, r);
   }
 

@@ -437,6 +437,17 @@ describe('loadRegistry: the tree', () => {
   });
 });
 
+describe('loadRegistry: many problems', () => {
+  it('reports every problem of a ledger of 150,000 broken lines, each with its line', async () => {
+    const fx = await chair();
+    await fx.write('ledger.jsonl', 'x\n'.repeat(150_000));
+    const { problems: found } = await loadRegistry(fx.root, { registryUrl: REGISTRY_URL, validateGltf: false });
+    const lines = found.filter((p) => p.file === 'registry/ledger.jsonl' && p.pointer?.startsWith('line '));
+    expect(lines).toHaveLength(150_000);
+    expect(formatProblem(lines[149_999]!)).toMatch(/^registry\/ledger\.jsonl: line 150000: is not JSON/);
+  });
+});
+
 describe('loadRegistry: files that cannot be read', () => {
   it('names a file whose read fails and goes on with the rest', async () => {
     const fx = await chair();

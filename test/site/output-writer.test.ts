@@ -163,4 +163,12 @@ describe('OutputWriter folders', () => {
     expect(w.madeFolders.has(join(out, 'objects', 'x'))).toBe(true);
     expect(w.written).toEqual(['objects/x/aso.object.json', 'objects/x/index.html']);
   });
+
+  it('takes the hundreds of thousands of files another thread wrote in a registry of 100,000 versions', () => {
+    const w = new OutputWriter(join(dir, 'f3'));
+    const written = Array.from({ length: 300_000 }, (_, i) => `objects/o${i}/aso.object.json`);
+    w.adopt({ written, madeFolders: [] });
+    expect(w.counts()).toEqual({ files: 300_000, written: 300_000 });
+    expect(w.written.at(-1)).toBe('objects/o299999/aso.object.json');
+  });
 });
