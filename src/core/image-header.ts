@@ -82,36 +82,54 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Chunks before the image data that say nothing sharp reports (colour management, text, physical size, time, ...). */
 const HARMLESS_PNG_CHUNKS = new Set(['PLTE', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'sBIT', 'bKGD', 'pHYs', 'tIME', 'tEXt', 'zTXt', 'iTXt', 'hIST', 'sPLT']);
 
-/** A PNG's header: its IHDR, and its chunks up to the first IDAT, each whole (length and CRC). */
-function pngHeader(bytes: Uint8Array): ImageHeader | null {
+/** One chunk of a PNG, whole: its length within the bytes and its CRC right. */
+export interface PngChunk {
+  type: string;
+  data: Uint8Array;
+}
+
+/**
+ * A PNG's chunks in order (after its 8-byte signature), through the first of type `last`, and the offset just past it;
+ * null when a chunk before it runs past the end or has a wrong CRC, or when no chunk of that type comes. Each chunk is
+ * its data's length, its type, its data and the CRC of type and data.
+ */
+export function pngChunks(bytes: Uint8Array, last: string): { chunks: PngChunk[]; end: number } | null {
+  const chunks: PngChunk[] = [];
   let at = 8;
-  let ihdr: Uint8Array | null = null;
-  let palette: Uint8Array | null = null;
-  let orientation: number | undefined;
-  for (;;) {
+  while (at + 12 <= bytes.length) {
     const length = readUint32(bytes, at, false);
-    const type = ascii(bytes, at + 4, 4);
     const end = at + 8 + length;
     if (end + 4 > bytes.length || crc32(bytes.subarray(at + 4, end)) !== readUint32(bytes, end, false)) return null;
-    const data = bytes.subarray(at + 8, end);
-    if (!ihdr) {
-      if (type !== 'IHDR' || length !== 13) return null;
-      ihdr = data;
-    } else if (type === 'IDAT') break;
-    else if (type === 'PLTE') palette = data;
+    const type = ascii(bytes, at + 4, 4);
+    chunks.push({ type, data: bytes.subarray(at + 8, end) });
+    at = end + 4;
+    if (type === last) return { chunks, end: at };
+  }
+  return null;
+}
+
+/** A PNG's header: its IHDR, and its chunks up to the first IDAT, each whole (length and CRC). */
+function pngHeader(bytes: Uint8Array): ImageHeader | null {
+  const read = pngChunks(bytes, 'IDAT');
+  const ihdr = read?.chunks[0];
+  if (!ihdr || ihdr.type !== 'IHDR' || ihdr.data.length !== 13) return null;
+  let palette: Uint8Array | null = null;
+  let orientation: number | undefined;
+  for (const { type, data } of read.chunks.slice(1, -1)) {
+    if (type === 'PLTE') palette = data;
     else if (type === 'eXIf') {
       if (orientation !== undefined) return null;
-      const read = exifOrientation(data);
-      if (read === null) return null;
-      orientation = read;
+      const found = exifOrientation(data);
+      if (found === null) return null;
+      orientation = found;
     } else if (!HARMLESS_PNG_CHUNKS.has(type)) return null; // an animation (acTL), an unknown chunk: sharp decides
-    at = end + 4;
   }
-  const width = readUint32(ihdr, 0, false);
-  const height = readUint32(ihdr, 4, false);
-  const depth = ihdr[8]!;
-  const colour = ihdr[9]!;
-  if (!width || !height || width > 0x7fffffff || height > 0x7fffffff || ihdr[10] !== 0 || ihdr[11] !== 0 || ihdr[12]! > 1) return null;
+  const header = ihdr.data;
+  const width = readUint32(header, 0, false);
+  const height = readUint32(header, 4, false);
+  const depth = header[8]!;
+  const colour = header[9]!;
+  if (!width || !height || width > 0x7fffffff || height > 0x7fffffff || header[10] !== 0 || header[11] !== 0 || header[12]! > 1) return null;
   const space = pngSpace(colour, depth, palette);
   if (!space) return null;
   return { format: 'png', width, height, ...(orientation === undefined ? {} : { orientation }), space };

@@ -95,6 +95,10 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const rel = (path: string): string => relative(repoRoot, path).split(sep).join('/') || '.';
   const problems: Problem[] = [];
   const at = (path: string, message: string): void => void problems.push({ file: rel(path), message });
+  // One at a time: a ledger that misses 100,000 versions has 100,000 problems, too many to spread into one push.
+  const report = (found: readonly Problem[]): void => {
+    for (const p of found) problems.push(p);
+  };
   const stats: Stats = { objects: 0, versions: 0, files: 0, bytes: 0 };
   const registry: Registry = { root: rootDir, registryUrl: opts.registryUrl, objects: [], worlds: [], stats };
   const retracted = new Map<string, Retracted>();
@@ -130,7 +134,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   }
 
   const read = await readRegistryKeys(rootDir, rel);
-  for (const p of read.problems) problems.push(p);
+  report(read.problems);
   keys = read.keys;
   // Every publication record's signature is checked against the publishers' keys.
   ctx.signatures = { publishers: keys.publishers, ...(opts.mustSign ? { mustSign: opts.mustSign } : {}) };
@@ -152,10 +156,10 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const published: KnownVersion[] = [];
   let next = 0;
   for (const listing of listings) {
-    for (const p of listing.problems) problems.push(p);
+    report(listing.problems);
     for (const v of listing.versions) {
       const result = await checks[next++]!;
-      for (const p of result.problems) problems.push(p);
+      report(result.problems);
       stats.files += result.verified.files;
       stats.bytes += result.verified.bytes;
       published.push({ id: v.id, version: v.version, ...(result.version ? { publication: result.version.publication } : {}) });
@@ -168,12 +172,12 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
 
   if (hasLedger) {
     const checked = await checkLedgerFile(rootDir, published, rel);
-    for (const p of checked.problems) problems.push(p);
+    report(checked.problems);
     ledger = checked.ledger;
   }
   if (hasRetractions) {
     const checked = await checkRetractionsFile(rootDir, published, rel);
-    for (const p of checked.problems) problems.push(p);
+    report(checked.problems);
     for (const [key, r] of checked.retracted) retracted.set(key, r);
   }
 

@@ -134,9 +134,11 @@ export class OutputWriter {
    * each claimed as `write` and `copy` claim theirs) and the folders it made (absolute paths).
    */
   adopt(done: { written: readonly string[]; madeFolders: readonly string[] }): void {
-    for (const path of done.written) this.claim(path);
     // One at a time: spread into arguments, 100,000 paths (a build of 100,000 versions) overflow the call stack.
-    for (const path of done.written) this.written.push(path);
+    for (const path of done.written) {
+      this.claim(path);
+      this.written.push(path);
+    }
     for (const dir of done.madeFolders) {
       this.folders.set(dir, true);
       this.madeFolders.add(dir);

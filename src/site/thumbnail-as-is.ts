@@ -3,8 +3,7 @@
  * than a thumbnail, is shown as published (the version's own file) instead of being decoded and encoded again as WebP.
  * Any doubt makes a WebP as for any other image: what is shown as it is must show in every browser as its WebP would.
  */
-import { crc32 } from 'node:zlib';
-import { ascii, readUint32, type ImageHeader } from '../core/image-header.ts';
+import { ascii, pngChunks, readUint32, type ImageHeader } from '../core/image-header.ts';
 
 /** Images of at most this many bytes may be shown as they are: about what a WebP thumbnail 320 pixels wide weighs. */
 export const AS_IS_MAX_BYTES = 16 * 1024;
@@ -22,7 +21,7 @@ export function showAsIs(bytes: Uint8Array, header: ImageHeader, maxWidth: numbe
   if ((orientation !== undefined && orientation !== 1) || (pages !== undefined && pages > 1) || !space || !SPACES.has(space)) return false;
   if (format !== 'png') return endsWhole(bytes, format);
   // One walk of the chunks (each CRC computed once) answers both questions.
-  const types = pngChunks(bytes);
+  const types = wholePngChunkTypes(bytes);
   return types !== null && !animatedChunks(types);
 }
 
@@ -34,14 +33,14 @@ export function showAsIs(bytes: Uint8Array, header: ImageHeader, maxWidth: numbe
 export function endsWhole(bytes: Uint8Array, format: string): boolean {
   const n = bytes.length;
   if (format === 'jpeg') return n > 4 && bytes[n - 2] === 0xff && bytes[n - 1] === 0xd9;
-  if (format === 'png') return pngChunks(bytes) !== null;
+  if (format === 'png') return wholePngChunkTypes(bytes) !== null;
   if (format === 'webp') return n > 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP' && readUint32(bytes, 4, true) + 8 === n;
   return false;
 }
 
 /** Whether a PNG is an APNG: an `acTL` chunk before its first `IDAT` (browsers animate it; its WebP would be still). */
 export function isAnimatedPng(bytes: Uint8Array): boolean {
-  return animatedChunks(pngChunks(bytes) ?? []);
+  return animatedChunks(wholePngChunkTypes(bytes) ?? []);
 }
 
 /** Whether a PNG's chunk types hold an `acTL` before the first `IDAT`. */
@@ -50,22 +49,8 @@ function animatedChunks(types: string[]): boolean {
   return acTL >= 0 && acTL < types.indexOf('IDAT');
 }
 
-/**
- * The types of a PNG's chunks in order, ending with IEND, or null when one runs past the end, its CRC is wrong, no IEND
- * ends them, or bytes follow it.
- * After the 8-byte signature, each chunk is its data's length, its type, its data and the CRC of type and data.
- */
-function pngChunks(bytes: Uint8Array): string[] | null {
-  const types: string[] = [];
-  let at = 8;
-  while (at < bytes.length) {
-    if (at + 12 > bytes.length) return null;
-    const length = readUint32(bytes, at, false);
-    const end = at + 8 + length;
-    if (end + 4 > bytes.length || crc32(bytes.subarray(at + 4, end)) !== readUint32(bytes, end, false)) return null;
-    types.push(ascii(bytes, at + 4, 4));
-    at = end + 4;
-    if (types.at(-1) === 'IEND') return at === bytes.length ? types : null;
-  }
-  return null;
+/** The types of a PNG's chunks in order, when each is whole and they run to an IEND chunk at the very end; else null. */
+function wholePngChunkTypes(bytes: Uint8Array): string[] | null {
+  const read = pngChunks(bytes, 'IEND');
+  return read && read.end === bytes.length ? read.chunks.map((c) => c.type) : null;
 }
