@@ -60,8 +60,13 @@ export async function buildBundle(root) {
   try {
     const { build } = await import('esbuild');
     await build({
-      // The build, and the module its copy thread starts from (src/site/early-copies.ts), each with what it imports.
-      entryPoints: [join(root, 'scripts', 'build-site.ts'), join(root, 'src', 'site', 'copy-thread-entry.ts')],
+      // The build, and the modules its copy thread (src/site/early-copies.ts) and its glTF validation threads
+      // (src/registry/gltf-validation-threads.ts) start from, each with what it imports.
+      entryPoints: [
+        join(root, 'scripts', 'build-site.ts'),
+        join(root, 'src', 'site', 'copy-thread-entry.ts'),
+        join(root, 'src', 'registry', 'gltf-validation-thread-entry.ts'),
+      ],
       outdir: staging,
       entryNames: '[name]',
       outExtension: { '.js': '.mjs' },

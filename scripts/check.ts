@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { formatCount } from '../src/core/format-count.ts';
 import { formatNotes, GLTF_WARNING, noteCodes } from '../src/core/gltf-inventory.ts';
 import { GitError } from '../src/io/git.ts';
+import { gltfValidationOptions } from '../src/registry/gltf-validation-threads.ts';
 import { checkAgainstBase, type BaseCheck } from '../src/registry/immutability.ts';
 import { checkRegistry, formatSummary, type CheckResult, type FileReport } from '../src/registry/load-registry.ts';
 import { formatProblem } from '../src/registry/registry-model.ts';
@@ -56,7 +57,8 @@ export async function runCheck(args: string[], env: Record<string, string | unde
     // A version at the base was published before signatures were required: it stays valid unsigned.
     const atBase = base?.versionKeys;
     const mustSign = values['require-signatures'] ? (id: string, version: string) => !atBase?.has(`${id}@${version}`) : undefined;
-    result = { ...(await checkRegistry(root, { registryUrl: url, repoRoot: cwd, ...(mustSign ? { mustSign } : {}) })), registry: root, registryUrl: url };
+    const gltfThreads = gltfValidationOptions(env);
+    result = { ...(await checkRegistry(root, { registryUrl: url, repoRoot: cwd, gltfThreads, ...(mustSign ? { mustSign } : {}) })), registry: root, registryUrl: url };
   } catch (error) {
     const why = error instanceof GitError ? `--base ${values.base}: ${error.message}` : (error as Error).message;
     return { code: 2, stdout: '', stderr: `check failed: ${why}\n` };

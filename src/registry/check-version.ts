@@ -29,7 +29,7 @@ export interface VersionCheckContext {
   registryUrl: string;
   /** A path as problems name it (relative to the repository). */
   rel: (path: string) => string;
-  /** The limit on files hashed (and glTF validated) at once. */
+  /** The limit on files hashed at once, a large file's checks included (they read it whole again). */
   files: LimitFunction;
   hashFile: FileHasher;
   validateGltf: boolean;
@@ -192,25 +192,33 @@ export async function checkVersion(
       } else found.add(entry.name);
     }
 
+    /** What the checks after the hash find in a file: gltf-validator's findings, the image header. */
+    const content = async (d: Declared, path: string, digest: FileDigest) => {
+      const gltf =
+        ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
+          ? await (ctx.validateGltfFile ?? validateHashedGltf)(path, d.rep.format, digest)
+          : undefined;
+      const image =
+        typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType })
+          ? await (ctx.checkImageFile ?? checkHashedImage)(path, d.rep.mediaType, digest)
+          : undefined;
+      return { gltf, image };
+    };
     const checks = [...wanted.values()].map(async (d) => {
       const path = join(repsDir, d.name!);
       if (!found.has(d.name!)) return { status: 'missing' as const, d, path, refused: refusedNames.has(d.name!) };
-      return ctx.files(async () => {
-        try {
+      try {
+        // A file whose bytes the hash kept (a small one) is checked outside the limit: its bytes are in memory already,
+        // and gltf-validator may be working on another thread meanwhile. A large one is read again by its checks, within it.
+        const read = await ctx.files(async () => {
           const digest = await ctx.hashFile(path);
-          const gltf =
-            ctx.validateGltf && typeof d.rep.mediaType === 'string' && isGltf({ format: d.rep.format, mediaType: d.rep.mediaType })
-              ? await (ctx.validateGltfFile ?? validateHashedGltf)(path, d.rep.format, digest)
-              : undefined;
-          const image =
-            typeof d.rep.mediaType === 'string' && isImage({ mediaType: d.rep.mediaType })
-              ? await (ctx.checkImageFile ?? checkHashedImage)(path, d.rep.mediaType, digest)
-              : undefined;
-          return { status: 'read' as const, d, path, digest, gltf, image };
-        } catch (error) {
-          return { status: 'unreadable' as const, d, path, why: readError(error) };
-        }
-      });
+          return { digest, found: digest.bytes ? undefined : await content(d, path, digest) };
+        });
+        const { gltf, image } = read.found ?? (await content(d, path, read.digest));
+        return { status: 'read' as const, d, path, digest: read.digest, gltf, image };
+      } catch (error) {
+        return { status: 'unreadable' as const, d, path, why: readError(error) };
+      }
     });
     for (const r of await Promise.all(checks)) {
       const file = `${REPRESENTATIONS_DIR}/${r.d.name}`;

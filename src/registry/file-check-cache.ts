@@ -121,8 +121,11 @@ async function readStored(file: string): Promise<Stored> {
   return { format: FORMAT, files: {}, gltf: {}, images: {} };
 }
 
-/** Opens the cache kept in `dir` (created on save); files under `registryRoot` that git knows are keyed by their blob. */
-export async function openFileCheckCache(dir: string, registryRoot?: string): Promise<FileCheckCache> {
+/**
+ * Opens the cache kept in `dir` (created on save); files under `registryRoot` that git knows are keyed by their blob.
+ * A glTF file the cache does not know is validated by `validate` (on threads, see gltf-validation-threads.ts).
+ */
+export async function openFileCheckCache(dir: string, registryRoot?: string, validate: GltfFileValidator = validateHashedGltf): Promise<FileCheckCache> {
   const file = fileCheckCachePath(dir);
   // Taken before git looks: a file changed after this (its ctime, which no tool sets back, is later) is not what git saw.
   const openedNs = BigInt(Date.now()) * 1_000_000n;
@@ -169,7 +172,7 @@ export async function openFileCheckCache(dir: string, registryRoot?: string): Pr
       pending = (async () => {
         // The bytes validated must be the bytes that were hashed: those the hasher kept, else the file, which must then
         // still have that digest.
-        const checked = await validateHashedGltf(path, format, digest);
+        const checked = await validate(path, format, digest);
         if (digest.bytes || (await hashFile(path)).hash === digest.hash) used.gltf[key] = checked;
         return checked;
       })();

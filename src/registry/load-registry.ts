@@ -14,6 +14,7 @@ import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
 import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
+import { startGltfValidation, type GltfValidationOptions } from './gltf-validation-threads.ts';
 import { hashSmallFileWhole, type FileHasher } from '../io/hash-file.ts';
 import { checkLedgerFile, type KnownVersion, type LedgerState } from './check-ledger-file.ts';
 import pLimit from 'p-limit';
@@ -35,6 +36,8 @@ export interface LoadOptions {
   hashFile?: FileHasher;
   /** How glTF files are validated once hashed; default gltf-validator on every file (a cache can key it by hash). */
   validateGltfFile?: GltfFileValidator;
+  /** `checkRegistry` only: the threads gltf-validator runs on; default those of `ASO_VALIDATION_THREADS` (gltf-validation-threads.ts). */
+  gltfThreads?: GltfValidationOptions;
   /** How image files are checked once hashed; default sharp's header of every file (a cache can key it by hash). */
   checkImageFile?: ImageFileChecker;
   /** Called with each version as soon as its folder checks clean (before the rest of the registry is checked). */
@@ -251,9 +254,19 @@ async function listObject(entry: DirEntry, rel: (path: string) => string): Promi
   return { versions, problems };
 }
 
-/** Loads the registry and sums it up for `npm run check` and the build. */
+/**
+ * Loads the registry and sums it up for `npm run check`; glTF files are validated on threads of their own (see
+ * gltf-validation-threads.ts) unless `opts` says how to validate them.
+ */
 export async function checkRegistry(root: string, opts: LoadOptions): Promise<CheckResult> {
-  const { registry, problems, ledger, retracted } = await loadRegistry(root, opts);
+  const validation = opts.validateGltfFile || opts.validateGltf === false ? null : startGltfValidation(opts.gltfThreads);
+  let loaded: LoadedRegistry;
+  try {
+    loaded = await loadRegistry(root, validation ? { ...opts, validateGltfFile: validation.validate } : opts);
+  } finally {
+    await validation?.close();
+  }
+  const { registry, problems, ledger, retracted } = loaded;
   const repoRoot = resolve(opts.repoRoot ?? dirname(resolve(root)));
   return {
     ok: problems.length === 0,

@@ -166,6 +166,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     clock.ms.model = times.modelMs;
     const versions = data.objects.reduce((n, o) => n + o.versions.length, 0);
     info(`${versions} versions of ${data.objects.length} objects checked`);
+    const validated = checkedSite.validatedOnThreads;
+    if (validated.files) info(`${validated.files} glTF files validated on ${validated.threads} thread${validated.threads === 1 ? '' : 's'} of their own while the check went on`);
     const bundle = await renderer;
     const rendererMs = clock.ms.renderer;
     // The look-up comes before the check; a build of the renderer overlaps it: only the part the check did not hide counts.

@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import { groupObjects, newestFirst, tagIndex, tagSlugs } from '../core/catalog.ts';
 import type { World } from '../core/types.ts';
 import { openFileCheckCache } from '../registry/file-check-cache.ts';
+import { startGltfValidation } from '../registry/gltf-validation-threads.ts';
 import { loadRegistry } from '../registry/load-registry.ts';
 import { formatProblem, type RegistryVersion } from '../registry/registry-model.ts';
 import type { VersionEntry } from './version-entry.ts';
@@ -63,6 +64,8 @@ export interface CheckedSite {
   data: SiteData;
   /** Resolves once every version's thumbnail is made or found and set on it (one that cannot be made stays null). */
   thumbnails: Promise<void>;
+  /** The glTF files gltf-validator read on threads of their own during the check, and on how many threads. */
+  validatedOnThreads: { files: number; threads: number };
 }
 
 /** Checks the registry and returns the site's data; throws {@link RegistryProblemsError} when the check finds problems. */
@@ -94,17 +97,24 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   };
   let clean = 0;
   const thumbnailIndex = await openThumbnailIndex(source.cacheDir);
-  const checks = await openFileCheckCache(source.cacheDir, source.registryRoot);
-  const loaded = await loadRegistry(source.registryRoot, {
-    registryUrl: source.registryUrl,
-    hashFile: checks.hashFile,
-    validateGltfFile: checks.validateGltf,
-    checkImageFile: checks.checkImage,
-    onVersion: (v) => {
-      startThumbnail(v);
-      source.onVersion?.(++clean, v);
-    },
-  });
+  // Meshes the cache does not know are validated on threads of their own (see gltf-validation-threads.ts).
+  const validation = startGltfValidation();
+  const checks = await openFileCheckCache(source.cacheDir, source.registryRoot, validation.validate);
+  let loaded: Awaited<ReturnType<typeof loadRegistry>>;
+  try {
+    loaded = await loadRegistry(source.registryRoot, {
+      registryUrl: source.registryUrl,
+      hashFile: checks.hashFile,
+      validateGltfFile: checks.validateGltf,
+      checkImageFile: checks.checkImage,
+      onVersion: (v) => {
+        startThumbnail(v);
+        source.onVersion?.(++clean, v);
+      },
+    });
+  } finally {
+    await validation.close();
+  }
   await checks.save();
   if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
   if (times) times.checkMs = performance.now() - t;
@@ -149,5 +159,5 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
     await saveThumbnailIndex(source.cacheDir, thumbnailIndex);
   })();
   made.catch(() => {}); // awaited by the caller; a failure before that must not stop the process
-  return { data, thumbnails: made };
+  return { data, thumbnails: made, validatedOnThreads: validation.onThreads() };
 }

@@ -8,7 +8,7 @@ import { buildBundle, buildBundleDir, buildCodeKey } from '../../scripts/build-b
 
 let root: string;
 
-/** A project whose build entry imports a module of src/ and loads a file beside itself, as the real build does, with a copy-thread entry. */
+/** A project whose build entry imports a module of src/ and loads a file beside itself, as the real build does, with the entries of its threads. */
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'aso-build-bundle-'));
   await mkdir(join(root, 'scripts'), { recursive: true });
@@ -17,6 +17,9 @@ beforeAll(async () => {
   await writeFile(join(root, 'src', 'site', 'render-worker-entry.mjs'), "export const beside = 'beside';\n");
   // The copy thread's entry is bundled too, with what it imports.
   await writeFile(join(root, 'src', 'site', 'copy-thread-entry.ts'), "import { greeting } from '../greeting.ts';\nprocess.stdout.write(`thread ${greeting}`);\n");
+  // So is the glTF validation thread's.
+  await mkdir(join(root, 'src', 'registry'), { recursive: true });
+  await writeFile(join(root, 'src', 'registry', 'gltf-validation-thread-entry.ts'), "import { greeting } from '../greeting.ts';\nprocess.stdout.write(`validation ${greeting}`);\n");
   await writeFile(
     join(root, 'scripts', 'build-site.ts'),
     "import { greeting } from '../src/greeting.ts';\nconst { beside } = await import(new URL('./render-worker-entry.mjs', import.meta.url).href);\nprocess.stdout.write(`${greeting} ${beside}`);\n",
@@ -33,6 +36,7 @@ describe('buildBundle', () => {
     expect(entry.startsWith(buildBundleDir(root))).toBe(true);
     expect(run(entry)).toBe('one beside');
     expect(run(join(dirname(entry), 'copy-thread-entry.mjs'))).toBe('thread one');
+    expect(run(join(dirname(entry), 'gltf-validation-thread-entry.mjs'))).toBe('validation one');
   });
 
   it('makes a bundle once per version of the code, and another when the code changes', async () => {

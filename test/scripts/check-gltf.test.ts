@@ -41,6 +41,18 @@ describe('npm run check on glTF with warnings, infos and unknown extensions', ()
     expect(lines.filter((l) => l.startsWith(file('cube-webp')))).toEqual([]);
   });
 
+  it('says the same with gltf-validator on threads of its own as on the check\'s thread, and names a wrong thread count', async () => {
+    const json = (threads: string) => runCheck(['--json', '--registry', root], { REGISTRY_URL, ASO_VALIDATION_THREADS: threads }, parent);
+    const [here, threaded] = await Promise.all([json('0'), json('2')]);
+    expect(threaded.code, threaded.stderr).toBe(0);
+    expect(threaded.stdout).toBe(here.stdout);
+    expect(await json('many')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'check failed: ASO_VALIDATION_THREADS must be a whole number of threads, 0 to validate glTF files in the check\'s own thread (not "many")\n',
+    });
+  });
+
   it('fails with --strict on validator warnings, naming the file and the codes', async () => {
     const out = await check('--strict');
     expect(out.code).toBe(1);

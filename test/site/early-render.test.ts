@@ -1,6 +1,7 @@
 /**
  * A build with no last build in its output folder starts its render threads while the registry is checked, and hands
- * them the data when the check ends: the site is the one a build rendering in its own thread makes, byte for byte.
+ * them the data when the check ends; gltf-validator runs on a thread of its own meanwhile. The site is the one a build
+ * rendering and validating in its own thread makes, byte for byte.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ import { registryFailingAfter } from '../support/fixture-registry.ts';
 import { expectSameSite } from '../support/site-files.ts';
 
 const STARTED = '1 render thread started while the check goes on';
+/** The sample registry's glTF files, each validated once on the thread (two of its six files hold the same bytes). */
+const VALIDATED = '5 glTF files validated on 1 thread of their own while the check went on';
 
 describe('render threads started during the check', () => {
   let work: string;
@@ -25,16 +28,18 @@ describe('render threads started during the check', () => {
     work = await mkdtemp(join(tmpdir(), 'aso-early-render-'));
     // The renderer is ready before the check starts (as in any build but the first after a change of the site's code).
     await rendererBundle(repoRoot, DEFAULT_REGISTRY_URL);
-    first = await buildSite({ outDir: early(), env: { ASO_RENDER_THREADS: '1' } });
-    const inThread = await buildSite({ outDir: here(), env: { ASO_RENDER_THREADS: '0' } });
+    first = await buildSite({ outDir: early(), env: { ASO_RENDER_THREADS: '1', ASO_VALIDATION_THREADS: '1' } });
+    const inThread = await buildSite({ outDir: here(), env: { ASO_RENDER_THREADS: '0', ASO_VALIDATION_THREADS: '0' } });
+    expect(inThread.stdout).not.toContain('validated on');
     expect(inThread.code, inThread.stdout + inThread.stderr).toBe(0);
     again = await buildSite({ outDir: early(), cacheDir: join(work, 'early', 'cache'), env: { ASO_RENDER_THREADS: '1' } });
   }, 600_000);
   afterAll(() => rm(work, { recursive: true, force: true }));
 
-  it('start in a cold build, and the site is the one rendered in the build thread, byte for byte', async () => {
+  it('start in a cold build, and the site is the one rendered and validated in the build thread, byte for byte', async () => {
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(first.stdout).toContain(STARTED);
+    expect(first.stdout).toContain(VALIDATED);
     const files = await expectSameSite(early(), here());
     expect(files.filter((f) => f.endsWith('index.html')).length).toBeGreaterThan(10);
   });

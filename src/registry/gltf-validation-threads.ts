@@ -1,0 +1,100 @@
+/**
+ * gltf-validator on threads of its own while the registry is checked. The validator is the largest part of the check's
+ * CPU; on the check's thread it kept that thread busy while the other cores sat mostly idle (a cold build of 10,000
+ * versions on 2 cores: 25-30% of the CPU idle during the check). On a thread the check reads, hashes and checks the
+ * next versions while earlier ones are validated.
+ *
+ * The first files are validated on the calling thread: a registry of a few dozen meshes is checked before a thread has
+ * loaded the validator. Where the thread's module is not there (a bundle that left it out), every file is validated on
+ * the calling thread, as with one core.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { GltfCheck } from '../core/gltf-rules.ts';
+import type { GltfFileValidator } from './check-version.ts';
+import type { GltfValidationTask } from './gltf-validation-thread-entry.ts';
+import { validateHashedGltf } from './validate-gltf.ts';
+
+/** Files validated on the calling thread before the threads start, by default. */
+export const FILES_BEFORE_THREADS = 64;
+
+/** Files a thread holds at once: the next is there when one is done, without waiting for the calling thread. */
+const FILES_PER_THREAD = 4;
+
+/** Options of {@link startGltfValidation}. */
+export interface GltfValidationOptions {
+  /** Threads to validate on; default one per core but the calling thread's, none on one core. */
+  threads?: number;
+  /** Files validated on the calling thread before the threads start; default {@link FILES_BEFORE_THREADS}. */
+  after?: number;
+}
+
+/**
+ * The options `ASO_VALIDATION_THREADS` sets: that many threads from the first file on (0 validates every file on the
+ * calling thread); none when it is not set.
+ */
+export function gltfValidationOptions(env: NodeJS.ProcessEnv = process.env): GltfValidationOptions {
+  const raw = env.ASO_VALIDATION_THREADS?.trim();
+  if (!raw) return {};
+  if (!/^\d+$/.test(raw)) throw new Error(`ASO_VALIDATION_THREADS must be a whole number of threads, 0 to validate glTF files in the check's own thread (not "${raw}")`);
+  return { threads: Number(raw), after: 0 };
+}
+
+/** A validator whose threads start once enough files are asked for; `close` stops them (files asked for after it are validated on the calling thread). */
+export interface GltfValidation {
+  validate: GltfFileValidator;
+  /** How many files went to the threads so far, and on how many threads. */
+  onThreads(): { files: number; threads: number };
+  close(): Promise<void>;
+}
+
+/**
+ * The module a validation thread starts from: the bundle's gltf-validation-thread-entry.mjs, beside the build's own
+ * (scripts/build-bundle.mjs), or from the sources gltf-validation-thread-source.mjs, which loads the TypeScript entry
+ * through tsx. Undefined when it is not there.
+ */
+function threadModule(): string | undefined {
+  const name = import.meta.url.endsWith('.ts') ? './gltf-validation-thread-source.mjs' : './gltf-validation-thread-entry.mjs';
+  const file = fileURLToPath(new URL(name, import.meta.url));
+  return existsSync(file) ? file : undefined;
+}
+
+/**
+ * Validates glTF files as `validateHashedGltf` does, on threads once more than `after` files were asked for; the
+ * options default to those of `ASO_VALIDATION_THREADS` (see {@link gltfValidationOptions}).
+ */
+export function startGltfValidation(options: GltfValidationOptions = gltfValidationOptions()): GltfValidation {
+  const threads = options.threads ?? availableParallelism() - 1;
+  const after = options.after ?? FILES_BEFORE_THREADS;
+  let asked = 0;
+  let sent = 0;
+  let closing: Promise<void> | undefined;
+  /** The pool once started; null when it cannot be (no module to start from). */
+  let pool: Piscina<GltfValidationTask, GltfCheck> | null | undefined;
+  const start = (): Piscina<GltfValidationTask, GltfCheck> | null => {
+    const filename = threadModule();
+    if (!filename) return null;
+    return new Piscina<GltfValidationTask, GltfCheck>({
+      filename,
+      minThreads: threads,
+      maxThreads: threads,
+      concurrentTasksPerWorker: FILES_PER_THREAD,
+      // No loader flags of this process: the bundled module is plain JavaScript, the source module registers tsx.
+      execArgv: [],
+    });
+  };
+  return {
+    validate(path, format, digest) {
+      asked += 1;
+      if (closing || threads < 1 || asked <= after) return validateHashedGltf(path, format, digest);
+      pool ??= start();
+      if (!pool) return validateHashedGltf(path, format, digest);
+      sent += 1;
+      return pool.run(digest.bytes ? { path, format, bytes: digest.bytes } : { path, format });
+    },
+    onThreads: () => ({ files: sent, threads: sent ? threads : 0 }),
+    close: () => (closing ??= pool ? pool.destroy() : Promise.resolve()),
+  };
+}
