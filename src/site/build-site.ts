@@ -179,14 +179,16 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     const copied = (await copies?.finish()) ?? new Set<string>();
     if (copies?.started) info(`${copied.size} published files and thumbnails copied while the check went on`);
     // Pages, documents, published bytes and the log are made at once, through the one writer (their phase times
-    // overlap). The render threads set the pace from here on, so they get their pages first: a build with no last build
-    // here renders every page, and hands them over before it takes the digests (of the documents, of the pages, of the
-    // search index's shards: about 1.2 s of this thread at 10,000 versions) and makes the documents. Before, the render
-    // thread sat idle for 2.5-3.5 s after the check while this thread did that work.
+    // overlap). The render threads set the pace of a cold build from here on, so they get their pages first: a build
+    // with no last build here renders every page, and hands them over before it takes the digests (of the documents, of
+    // the pages, of the search index's shards: about 1.2 s of this thread at 10,000 versions) and makes the documents.
+    // Before, the render thread sat idle for about 4 s after the check while this thread did that work.
     const cold = last.size === 0;
     let digested = (): void => {};
     const digestsTaken = new Promise<void>((resolve) => (digested = resolve));
-    let documents = new Map<string, string>();
+    // A rebuild takes the documents' digests first and makes what changed of them at once, while the last thumbnails
+    // are made: documents do not show thumbnails.
+    let documents = cold ? new Map<string, string>() : documentDigests(data, bundle.digest);
     const unchangedDocuments = (id: string, version: string): boolean => last.get(documentsKey(id, version)) === documents.get(documentsKey(id, version));
     const [{ pages, search, digests }] = await Promise.all([
       clock.time('pages', async () => {
@@ -214,8 +216,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
             rendering = render();
             // A turn of the event loop: the render threads get their first pages before this thread takes the digests.
             await new Promise((resolve) => setImmediate(resolve));
+            documents = documentDigests(data, bundle.digest);
           }
-          documents = documentDigests(data, bundle.digest);
           digests = pageDigests(data, bundle.digest, documents);
           const shards = data.searchShards;
           search = await startSearchIndex(writer, join(opts.cacheDir, 'pages', `${outTag}.search`), searchShards(digests, shards), (path) => searchShardOfPage(path, shards));
@@ -228,8 +230,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
         return { pages, search, digests };
       }),
       clock.time('documents', async () => {
-        // Their digests are taken with the pages' (and, in a cold build, once the render threads have pages).
-        await digestsTaken;
+        // In a cold build their digests are taken once the render threads have pages.
+        if (cold) await digestsTaken;
         // A version's documents whose inputs are those of the last build (see page-digests.ts) are left as they are, when
         // their files are there. The others are made a few versions at a time, taken from the registry as the writer
         // frees up, so that memory holds the documents being written, not those (nor the tasks) of the whole registry.
