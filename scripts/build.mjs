@@ -41,13 +41,7 @@ try {
 // libuv's thread pool keeps its default size (4): the build's file operations and sharp's images share it, and more
 // threads than that on a 2-core machine made a cold build of 10,000 versions slower (72 s at 2 and 4 threads, 96 s at
 // 8, 102 s at 32), the threads spending their time waking each other.
-// Semi-spaces of 32 MiB for the young generation instead of V8's default (every thread of the build): rendering and writing
-// thousands of pages makes short-lived strings, and more of them die young instead of being copied into the old
-// generation, which each major collection marks again. Cold builds of 10,000 versions on 2 cores, three alternating
-// pairs: 32.5-35.5 s against 34.0-35.8 s (a fourth default run, disturbed, 42.8 s), 1.5 s less CPU in user space,
-// the pages phase 20.3-22.4 s against 22.1-24.0 s, and 70-80 MB more memory at the peak.
-const v8Flags = [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=32'];
-const child = spawn(process.execPath, [...v8Flags, '--enable-source-maps', entry, ...args], { stdio: 'inherit' });
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--enable-source-maps', entry, ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   if (code === 134 || signal === 'SIGABRT') {
