@@ -5,8 +5,8 @@
  * next versions while earlier ones are validated.
  *
  * The first files are validated on the calling thread: a registry of a few hundred small meshes is checked before a
- * thread has loaded the validator. Where the thread's module is not there (a bundle that left it out), every file is validated on
- * the calling thread, as with one core.
+ * thread has loaded the validator. Where the thread's module is not there (a bundle that left it out, as the page
+ * renderer's does), every file is validated on the calling thread, as with one core.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -49,7 +49,10 @@ export function gltfValidationOptions(env: NodeJS.ProcessEnv = process.env): Glt
   return { threads: Number(raw), after: 0, afterBytes: 0 };
 }
 
-/** A validator whose threads start once enough files are asked for; `close` stops them (files asked for after it are validated on the calling thread). */
+/**
+ * A validator whose threads start once enough files are asked for; `close` stops them (files asked for after it are
+ * validated on the calling thread).
+ */
 export interface GltfValidation {
   validate: GltfFileValidator;
   /** How many files went to the threads so far, and on how many threads. */
