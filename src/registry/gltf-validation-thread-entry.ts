@@ -5,7 +5,7 @@
 import type { GltfCheck } from '../core/gltf-rules.ts';
 import { validateGltfBytes, validateGltfFile } from './validate-gltf.ts';
 
-/** One file to validate: its bytes (moved to the thread) or its path, and its declared format. */
+/** One file to validate: a copy of its bytes or its path, and its declared format. */
 export interface GltfValidationTask {
   path: string;
   format: string;

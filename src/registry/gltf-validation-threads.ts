@@ -113,3 +113,13 @@ export function startGltfValidation(options: GltfValidationOptions = gltfValidat
     close: () => (closing ??= pool ? pool.destroy() : Promise.resolve()),
   };
 }
+
+/** Runs `check` with a validator of {@link startGltfValidation} (`options` default as there), and stops its threads after it. */
+export async function withGltfValidation<T>(options: GltfValidationOptions | undefined, check: (validation: GltfValidation) => Promise<T>): Promise<T> {
+  const validation = startGltfValidation(options);
+  try {
+    return await check(validation);
+  } finally {
+    await validation.close();
+  }
+}

@@ -14,7 +14,7 @@ import type { World } from '../core/types.ts';
 import { sortHistory } from '../core/version.ts';
 import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
-import { startGltfValidation, type GltfValidationOptions } from './gltf-validation-threads.ts';
+import { withGltfValidation, type GltfValidationOptions } from './gltf-validation-threads.ts';
 import { hashSmallFileWhole, type FileHasher } from '../io/hash-file.ts';
 import { checkLedgerFile, type KnownVersion, type LedgerState } from './check-ledger-file.ts';
 import pLimit from 'p-limit';
@@ -259,14 +259,10 @@ async function listObject(entry: DirEntry, rel: (path: string) => string): Promi
  * gltf-validation-threads.ts) unless `opts` says how to validate them.
  */
 export async function checkRegistry(root: string, opts: LoadOptions): Promise<CheckResult> {
-  const validation = opts.validateGltfFile || opts.validateGltf === false ? null : startGltfValidation(opts.gltfThreads);
-  let loaded: LoadedRegistry;
-  try {
-    loaded = await loadRegistry(root, validation ? { ...opts, validateGltfFile: validation.validate } : opts);
-  } finally {
-    await validation?.close();
-  }
-  const { registry, problems, ledger, retracted } = loaded;
+  const own = !opts.validateGltfFile && opts.validateGltf !== false;
+  const { registry, problems, ledger, retracted } = own
+    ? await withGltfValidation(opts.gltfThreads, (validation) => loadRegistry(root, { ...opts, validateGltfFile: validation.validate }))
+    : await loadRegistry(root, opts);
   const repoRoot = resolve(opts.repoRoot ?? dirname(resolve(root)));
   return {
     ok: problems.length === 0,

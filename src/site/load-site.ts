@@ -9,7 +9,7 @@ import pLimit from 'p-limit';
 import { groupObjects, newestFirst, tagIndex, tagSlugs } from '../core/catalog.ts';
 import type { World } from '../core/types.ts';
 import { openFileCheckCache } from '../registry/file-check-cache.ts';
-import { startGltfValidation } from '../registry/gltf-validation-threads.ts';
+import { withGltfValidation } from '../registry/gltf-validation-threads.ts';
 import { loadRegistry } from '../registry/load-registry.ts';
 import { formatProblem, type RegistryVersion } from '../registry/registry-model.ts';
 import type { VersionEntry } from './version-entry.ts';
@@ -98,11 +98,9 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   let clean = 0;
   const thumbnailIndex = await openThumbnailIndex(source.cacheDir);
   // Meshes the cache does not know are validated on threads of their own (see gltf-validation-threads.ts).
-  const validation = startGltfValidation();
-  const checks = await openFileCheckCache(source.cacheDir, source.registryRoot, validation.validate);
-  let loaded: Awaited<ReturnType<typeof loadRegistry>>;
-  try {
-    loaded = await loadRegistry(source.registryRoot, {
+  const { checks, loaded, validatedOnThreads } = await withGltfValidation(undefined, async (validation) => {
+    const checks = await openFileCheckCache(source.cacheDir, source.registryRoot, validation.validate);
+    const loaded = await loadRegistry(source.registryRoot, {
       registryUrl: source.registryUrl,
       hashFile: checks.hashFile,
       validateGltfFile: checks.validateGltf,
@@ -112,9 +110,8 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
         source.onVersion?.(++clean, v);
       },
     });
-  } finally {
-    await validation.close();
-  }
+    return { checks, loaded, validatedOnThreads: validation.onThreads() };
+  });
   await checks.save();
   if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
   if (times) times.checkMs = performance.now() - t;
@@ -159,5 +156,5 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
     await saveThumbnailIndex(source.cacheDir, thumbnailIndex);
   })();
   made.catch(() => {}); // awaited by the caller; a failure before that must not stop the process
-  return { data, thumbnails: made, validatedOnThreads: validation.onThreads() };
+  return { data, thumbnails: made, validatedOnThreads };
 }
