@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { GltfCheck } from '../core/gltf-rules.ts';
+import { threadModule } from '../io/thread-module.ts';
 import type { GltfFileValidator } from './check-version.ts';
 import type { GltfValidationTask } from './gltf-validation-thread-entry.ts';
 import { validateHashedGltf } from './validate-gltf.ts';
@@ -61,13 +62,11 @@ export interface GltfValidation {
 }
 
 /**
- * The module a validation thread starts from: the bundle's gltf-validation-thread-entry.mjs, beside the build's own
- * (scripts/build-bundle.mjs), or from the sources gltf-validation-thread-source.mjs, which loads the TypeScript entry
- * through tsx. Undefined when it is not there.
+ * The module a validation thread starts from (gltf-validation-thread-entry.mjs in the bundle,
+ * gltf-validation-thread-source.mjs from the sources); undefined when it is not there.
  */
-function threadModule(): string | undefined {
-  const name = import.meta.url.endsWith('.ts') ? './gltf-validation-thread-source.mjs' : './gltf-validation-thread-entry.mjs';
-  const file = fileURLToPath(new URL(name, import.meta.url));
+function validationThreadModule(): string | undefined {
+  const file = fileURLToPath(threadModule(import.meta.url, 'gltf-validation-thread'));
   return existsSync(file) ? file : undefined;
 }
 
@@ -86,7 +85,7 @@ export function startGltfValidation(options: GltfValidationOptions = gltfValidat
   /** The pool once started; null when it cannot be (no module to start from). */
   let pool: Piscina<GltfValidationTask, GltfCheck> | null | undefined;
   const start = (): Piscina<GltfValidationTask, GltfCheck> | null => {
-    const filename = threadModule();
+    const filename = validationThreadModule();
     if (!filename) return null;
     return new Piscina<GltfValidationTask, GltfCheck>({
       filename,

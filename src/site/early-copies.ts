@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Manifest } from '../core/types.ts';
+import { threadModule } from '../io/thread-module.ts';
 import { versionCopies, type Copy } from './copy-published-files.ts';
 import type { CopyThreadAnswer, CopyThreadData, CopyThreadRequest } from './copy-thread.ts';
 import type { OutputWriter } from './output-writer.ts';
@@ -25,11 +26,8 @@ import type { OutputWriter } from './output-writer.ts';
  */
 export const EARLY_COPY_VERSIONS = 500;
 
-/**
- * The module a copy thread starts from: the bundle's copy-thread-entry.mjs, beside it (scripts/build-bundle.mjs), or
- * from the sources (tests) copy-thread-source.mjs, which loads the TypeScript entry through tsx.
- */
-const THREAD_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './copy-thread-source.mjs' : './copy-thread-entry.mjs', import.meta.url);
+/** The module a copy thread starts from (copy-thread-entry.mjs in the bundle, copy-thread-source.mjs from the sources). */
+const THREAD_ENTRY = threadModule(import.meta.url, 'copy-thread');
 
 /**
  * The number of clean versions from which a build copies on a thread during the check, or Infinity for never:
