@@ -274,7 +274,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
     ]);
     const stats = await clock.time('search', () => search.finish());
     await recordSearchStats(opts.cacheDir, stats);
-    const removed = await clock.time('sweep', () => removeStaleOutput(opts.outDir, writer.paths, writer.madeFolders));
+    const removed = await clock.time('sweep', async () => removeStaleOutput(opts.outDir, writer.paths, writer.madeFolders));
     await markOutputComplete(opts.outDir);
     await writePageDigests(digestsFile, digests);
     const { files, written } = writer.counts();

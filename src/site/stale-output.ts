@@ -2,8 +2,8 @@
  * Rebuilds into an existing `dist/`: the output folder is never emptied (deleting tens of thousands of files costs a
  * rebuild more than anything else), so what the last build wrote and this one did not is removed here at the end.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { readdir, rm, rmdir } from 'node:fs/promises';
+import { mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -28,27 +28,34 @@ export async function markOutputComplete(outDir: string): Promise<void> {
  * written now or left unchanged), then the folders left empty; a top-level `.git` and the build's marker are left
  * alone. Folders in `made` (absolute paths) were made by this build, so they hold only its files and are not looked
  * into: a cold build lists no folder. Returns the number of files removed.
+ *
+ * Synchronous: it runs when everything else of the build is done, and listing the 28,000 folders of a site of 10,000
+ * versions one at a time took 0.6-0.7 s of CPU, against 1.8-2.2 s (1.3 s wall) through the thread pool with a promise
+ * per entry.
  */
-export async function removeStaleOutput(outDir: string, keep: ReadonlySet<string>, made: ReadonlySet<string> = new Set()): Promise<number> {
+export function removeStaleOutput(outDir: string, keep: ReadonlySet<string>, made: ReadonlySet<string> = new Set()): number {
   let removed = 0;
-  const sweep = async (dir: string, prefix: string): Promise<boolean> => {
-    const entries = await readdir(dir, { withFileTypes: true });
-    const left = await Promise.all(
-      entries.map(async (entry): Promise<boolean> => {
-        const path = join(dir, entry.name);
-        // A deploy checkout in the output folder (GitHub Pages from a worktree, say) is not ours.
-        if (prefix === '' && (entry.name === '.git' || entry.name === INCOMPLETE_MARKER)) return true;
-        if (entry.isDirectory()) return made.has(path) || sweep(path, `${prefix}${entry.name}/`);
-        if (keep.has(`${prefix}${entry.name}`)) return true;
-        await rm(path, { force: true });
+  /** Sweeps `dir` (site path `prefix`); says whether anything is left in it. */
+  const sweep = (dir: string, prefix: string): boolean => {
+    let left = false;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      // A deploy checkout in the output folder (GitHub Pages from a worktree, say) is not ours.
+      if (prefix === '' && (entry.name === '.git' || entry.name === INCOMPLETE_MARKER)) {
+        left = true;
+        continue;
+      }
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (made.has(path) || sweep(path, `${prefix}${entry.name}/`)) left = true;
+      } else if (keep.has(`${prefix}${entry.name}`)) left = true;
+      else {
+        rmSync(path, { force: true });
         removed++;
-        return false;
-      }),
-    );
-    const empty = left.every((kept) => !kept);
-    if (empty && dir !== outDir) await rmdir(dir);
-    return !empty;
+      }
+    }
+    if (!left && dir !== outDir) rmdirSync(dir);
+    return left;
   };
-  await sweep(outDir, '');
+  sweep(outDir, '');
   return removed;
 }

@@ -45,7 +45,7 @@ describe('writeLogFiles', () => {
     const next = await writeLogFiles(siteLogOf(lines(301), 'https://registry.example.org', key), keys, key, join(work, 'registry'), writer);
     // The checkpoint and the two partial tiles; the full tiles, the level-1 tile and the key are unchanged.
     expect(next.written).toBe(3);
-    expect(await removeStaleOutput(out, writer.paths)).toBe(2);
+    expect(removeStaleOutput(out, writer.paths)).toBe(2);
     const fresh = join(work, 'fresh');
     await writeLogFiles(siteLogOf(lines(301), 'https://registry.example.org', key), keys, key, join(work, 'registry'), new OutputWriter(fresh));
     expect(await listFiles(out)).toEqual(await listFiles(fresh));

@@ -27,7 +27,7 @@ describe('removeStaleOutput', () => {
     const keep = new Set([await file('objects/a/versions/1.0.0/aso.object.json'), await file('objects/a/versions/1.0.0/index.html'), await file('index.html')]);
     await file('objects/a/versions/1.0.0/stale.json');
 
-    expect(await removeStaleOutput(out, keep)).toBe(3);
+    expect(removeStaleOutput(out, keep)).toBe(3);
     const left = (await readdir(out, { recursive: true })).sort();
     expect(left).toEqual(['index.html', 'objects', 'objects/a', 'objects/a/versions', 'objects/a/versions/1.0.0', 'objects/a/versions/1.0.0/aso.object.json', 'objects/a/versions/1.0.0/index.html']);
   });
@@ -37,7 +37,7 @@ describe('removeStaleOutput', () => {
     await file('objects/old/stale.json');
     // Put there behind the build's back: a folder the build made is trusted to hold only what it wrote.
     await file('objects/new/untracked.json');
-    expect(await removeStaleOutput(out, keep, new Set([join(out, 'objects', 'new')]))).toBe(1);
+    expect(removeStaleOutput(out, keep, new Set([join(out, 'objects', 'new')]))).toBe(1);
     expect((await readdir(join(out, 'objects', 'old'))).sort()).toEqual(['index.html']);
     expect((await readdir(join(out, 'objects', 'new'))).sort()).toEqual(['index.html', 'untracked.json']);
   });
@@ -45,7 +45,7 @@ describe('removeStaleOutput', () => {
   it('leaves the marker of the build in progress alone', async () => {
     markOutputIncomplete(out);
     await file('old.html');
-    expect(await removeStaleOutput(out, new Set())).toBe(1);
+    expect(removeStaleOutput(out, new Set())).toBe(1);
     expect(await readdir(out)).toEqual([INCOMPLETE_MARKER]);
   });
 
@@ -53,13 +53,13 @@ describe('removeStaleOutput', () => {
     await file('.git/HEAD');
     await file('.git/objects/ab/cdef');
     await file('old.html');
-    expect(await removeStaleOutput(out, new Set())).toBe(1);
+    expect(removeStaleOutput(out, new Set())).toBe(1);
     expect((await readdir(out, { recursive: true })).sort()).toEqual(['.git', '.git/HEAD', '.git/objects', '.git/objects/ab', '.git/objects/ab/cdef']);
   });
 
   it('keeps the output folder itself, even when everything in it was stale', async () => {
     await file('a/b.html');
-    expect(await removeStaleOutput(out, new Set())).toBe(1);
+    expect(removeStaleOutput(out, new Set())).toBe(1);
     expect(await readdir(out)).toEqual([]);
   });
 });
