@@ -66,10 +66,18 @@ async function lastDigests(file: string): Promise<string[]> {
   }
 }
 
-/** One shard of the index as the build plans it: the digest of its record pages and how many there are. */
+/** One shard of the index as the build plans it: the digest of its record pages, and their site paths in the order Pagefind takes them. */
 export interface SearchShard {
   digest: string;
-  pages: number;
+  paths: readonly string[];
+}
+
+/** A record page cut down for Pagefind, waiting for the pages before it in its shard's order. */
+interface WaitingPage {
+  path: string;
+  content: string;
+  resolve: (response: pagefind.NewFileResponse) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
@@ -89,8 +97,21 @@ export async function startSearchIndex(
   const last = await lastDigests(digestFile);
   const same = (n: number): boolean => last.length === shards.length && last[n] === shards[n]!.digest;
   const kept = await Promise.all(shards.map((_, n) => (same(n) ? lastShard(writer.file(searchShardDir(n)), n) : [])));
-  /** The shards indexed by this build: Pagefind's index, the pages handed to it and those still to come. */
-  const filling = new Map<number, { index: Promise<pagefind.PagefindIndex>; added: Array<Promise<pagefind.NewFileResponse>>; left: number }>();
+  /**
+   * The shards indexed by this build: Pagefind's index, the pages handed in and those still to come, each page's place
+   * in the shard's order, the pages waiting for an earlier one, and the place of the next page Pagefind takes.
+   */
+  const filling = new Map<
+    number,
+    {
+      index: Promise<pagefind.PagefindIndex>;
+      added: Array<Promise<pagefind.NewFileResponse>>;
+      left: number;
+      place: Map<string, number>;
+      waiting: Map<number, WaitingPage>;
+      next: number;
+    }
+  >();
   const written: Array<Promise<{ files: number; bytes: number }>> = [];
   let pages = 0;
 
@@ -98,11 +119,15 @@ export async function startSearchIndex(
   const shardState = (n: number) => {
     let state = filling.get(n);
     if (!state) {
-      const index = pagefind.createIndex({ forceLanguage: 'en' }).then(({ index, errors }) => {
-        if (!index) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
-        return index;
-      });
-      state = { index, added: [], left: shards[n]!.pages };
+      // Awaited when the shard is written; a shard that never gets a page to hand over must not fail the process first.
+      const index = settledLater(
+        pagefind.createIndex({ forceLanguage: 'en' }).then(({ index, errors }) => {
+          if (!index) throw new Error(`pagefind could not start: ${errors.join('; ')}`);
+          return index;
+        }),
+      );
+      const { paths } = shards[n]!;
+      state = { index, added: [], left: paths.length, place: new Map(paths.map((path, i) => [path, i])), waiting: new Map(), next: 0 };
       filling.set(n, state);
     }
     return state;
@@ -123,11 +148,27 @@ export async function startSearchIndex(
     return { files: own.length, bytes: own.reduce((sum, f) => sum + f.content.byteLength, 0) };
   };
 
+  /**
+   * Hands a record page of shard `n` to Pagefind once every page before it in the shard's order is in. Pagefind's files
+   * depend on the order it takes the pages in, and pages finish rendering in no fixed order: so the same pages make the
+   * same index, byte for byte, in a cold build and in a rebuild that reads some of them back.
+   */
   const addPage = (n: number, path: string, page: Uint8Array): Promise<pagefind.NewFileResponse> => {
     const state = shardState(n);
+    const place = state.place.get(path);
+    if (place === undefined || place < state.next || state.waiting.has(place)) {
+      throw new Error(`record page /${path} is not one of search shard ${n}'s pages, or was handed in twice`);
+    }
     // Only the parts Pagefind indexes: the same index for a fraction of the parsing (see search-document.ts).
     const content = searchDocument(page);
-    const response = state.index.then((index) => index.addHTMLFile({ url: `/${path}`, content }));
+    const response = settledLater(new Promise<pagefind.NewFileResponse>((resolve, reject) => state.waiting.set(place, { path, content, resolve, reject })));
+    for (let next = state.waiting.get(state.next); next; next = state.waiting.get(state.next)) {
+      state.waiting.delete(state.next);
+      state.next += 1;
+      const { path: url, content: html, resolve, reject } = next;
+      // Callbacks of one promise run in the order they were added: Pagefind gets the pages in this order.
+      state.index.then((index) => index.addHTMLFile({ url: `/${url}`, content: html })).then(resolve, reject);
+    }
     state.added.push(response);
     state.left -= 1;
     if (state.left === 0) written.push(settledLater(writeShard(n)));
@@ -160,9 +201,10 @@ export async function startSearchIndex(
           if (kept[n]!.length) continue;
           const state = filling.get(n);
           // A registry without versions has one empty shard: its index is Pagefind's scripts and an empty entry.
-          if (shard.pages === 0 && !state) written.push(settledLater(writeShard(n)));
+          if (shard.paths.length === 0 && !state) written.push(settledLater(writeShard(n)));
           else if (!state || state.left > 0) {
-            throw new Error(`search shard ${n} got ${shard.pages - (state?.left ?? shard.pages)} of its ${shard.pages} record pages; every record page of a shard indexed again must be handed in`);
+            const pages = shard.paths.length;
+            throw new Error(`search shard ${n} got ${pages - (state?.left ?? pages)} of its ${pages} record pages; every record page of a shard indexed again must be handed in`);
           }
         }
         const done = await Promise.all(written);

@@ -62,14 +62,19 @@ export function searchShardOfPage(path: string, count: number): number | undefin
 }
 
 /**
- * Each shard's record pages as a digest of their paths and page digests (see page-digests.ts) and the number of
- * shards, with how many there are: a shard whose digest is the last build's holds the same pages as then.
+ * Each shard's record pages: a digest of their paths and page digests (see page-digests.ts) and the number of shards,
+ * and their paths in the order Pagefind is handed them (sorted). A shard whose digest is the last build's holds the
+ * same pages as then.
  */
-export function searchShards(pageDigests: ReadonlyMap<string, string>, count: number): Array<{ digest: string; pages: number }> {
-  const lines: string[][] = Array.from({ length: count }, () => []);
-  for (const [path, digest] of pageDigests) {
+export function searchShards(pageDigests: ReadonlyMap<string, string>, count: number): Array<{ digest: string; paths: string[] }> {
+  const paths: string[][] = Array.from({ length: count }, () => []);
+  for (const path of pageDigests.keys()) {
     const n = searchShardOfPage(path, count);
-    if (n !== undefined) lines[n]!.push(`${path} ${digest}`);
+    if (n !== undefined) paths[n]!.push(path);
   }
-  return lines.map((l) => ({ digest: createHash('sha256').update(`shards ${count}\n${l.sort().join('\n')}`).digest('hex'), pages: l.length }));
+  return paths.map((shard) => {
+    shard.sort();
+    const lines = shard.map((path) => `${path} ${pageDigests.get(path)!}`);
+    return { digest: createHash('sha256').update(`shards ${count}\n${lines.join('\n')}`).digest('hex'), paths: shard };
+  });
 }

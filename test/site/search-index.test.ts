@@ -20,9 +20,14 @@ const page = (name: string): Uint8Array =>
 const paths = ['objects/a-one/versions/1.0.0/', 'objects/a-two/versions/1.0.0/', 'objects/b-one/versions/1.0.0/'];
 const shardOf = (path: string) => (!path.includes('/versions/') ? undefined : path.startsWith('objects/a-') ? 0 : 1);
 const shards = (b: string): SearchShard[] => [
-  { digest: 'shard 0', pages: 2 },
-  { digest: b, pages: 1 },
+  { digest: 'shard 0', paths: paths.slice(0, 2) },
+  { digest: b, paths: paths.slice(2) },
 ];
+/** Every file under `root`, relative, with its bytes. */
+const filesOf = async (root: string): Promise<Map<string, string>> => {
+  const names = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return new Map(await Promise.all(names.map(async (f) => [f.slice(root.length), (await readFile(f)).toString('base64')] as const)));
+};
 
 describe('startSearchIndex', () => {
   it('writes each shard in its folder: shard 0 with Pagefind\'s scripts, the others with their index files only', async () => {
@@ -59,6 +64,29 @@ describe('startSearchIndex', () => {
     // The kept shard's files are part of the site; the indexed one's were written (or found with the same bytes).
     expect([...writer.paths].filter((p) => p.startsWith('pagefind/shard-1/'))).toContain('pagefind/shard-1/pagefind-entry.json');
     expect([...writer.paths]).toContain('pagefind/pagefind.js');
+  });
+
+  it('makes the same index files, byte for byte, whatever order the pages come in', async () => {
+    const built = await Promise.all(
+      [paths, [...paths].reverse()].map(async (order, i) => {
+        const out = join(dir, `order-${i}`);
+        const writer = new OutputWriter(out);
+        const index = await startSearchIndex(writer, join(dir, `order-${i}-digests`), shards('shard 1'), shardOf);
+        for (const path of order) index.add(path, page(path.split('/')[1]!));
+        await index.finish();
+        return filesOf(join(out, 'pagefind'));
+      }),
+    );
+    expect([...built[0]!.keys()].some((f) => /\/fragment\/en_\w+\.pf_fragment$/.test(f))).toBe(true);
+    expect(built[1]).toEqual(built[0]);
+  });
+
+  it('refuses a page that is not one of its shard\'s, or that comes twice, naming it', async () => {
+    const index = await startSearchIndex(new OutputWriter(join(dir, 'refusing')), join(dir, 'refusing-digests'), shards('shard 1'), shardOf);
+    index.add(paths[1]!, page('a-two'));
+    expect(() => index.add(paths[1]!, page('a-two'))).toThrow(`record page /${paths[1]} is not one of search shard 0's pages, or was handed in twice`);
+    expect(() => index.add('objects/a-three/versions/1.0.0/', page('a-three'))).toThrow('record page /objects/a-three/versions/1.0.0/ is not one of search shard 0');
+    await expect(index.finish()).rejects.toThrow('search shard 0 got 1 of its 2 record pages');
   });
 
   it('refuses to finish a shard that did not get every record page, naming it and the count', async () => {

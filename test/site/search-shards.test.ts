@@ -70,8 +70,12 @@ describe('searchShards', () => {
 
   it('counts the record pages of each shard, and only record pages', () => {
     const shards = searchShards(pages, 8);
-    expect(shards.reduce((n, s) => n + s.pages, 0)).toBe(64);
-    expect(shards[searchShardOf('object-5', 8)]!.pages).toBe(objects(64).filter((o) => searchShardOf(o.id, 8) === searchShardOf('object-5', 8)).length);
+    expect(shards.reduce((n, s) => n + s.paths.length, 0)).toBe(64);
+    const shard = searchShardOf('object-5', 8);
+    const own = objects(64).filter((o) => searchShardOf(o.id, 8) === shard);
+    // In the order Pagefind takes them: sorted, whatever the order of the digests.
+    expect(shards[shard]!.paths).toEqual(own.map((o) => `objects/${o.id}/versions/1.0.0/`).sort());
+    expect(searchShards(new Map([...pages].reverse()), 8)).toEqual(shards);
   });
 
   it('changes the digest of the shard whose record page changed, and of no other', () => {
