@@ -75,7 +75,7 @@ describe('a rebuild into the last build’s dist/', () => {
 
   afterAll(() => rm(parent, { recursive: true, force: true }));
 
-  it('holds exactly the files of a build into an empty folder, byte for byte (the search index: the same files by kind)', async () => {
+  it('holds exactly the files of a build into an empty folder, byte for byte, the search index included', async () => {
     const files = await expectSameSite(rebuilt, fresh);
     // The rebuilt index names the pages of this build only.
     const entry = JSON.parse(await readFile(join(rebuilt, 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
