@@ -98,15 +98,15 @@ export async function startSearchIndex(
   const same = (n: number): boolean => last.length === shards.length && last[n] === shards[n]!.digest;
   const kept = await Promise.all(shards.map((_, n) => (same(n) ? lastShard(writer.file(searchShardDir(n)), n) : [])));
   /**
-   * The shards indexed by this build: Pagefind's index, the pages handed in and those still to come, each page's place
-   * in the shard's order, the pages waiting for an earlier one, and the place of the next page Pagefind takes.
+   * The shards indexed by this build: Pagefind's index, its answers for the pages handed in, each page's place in the
+   * shard's order, the pages waiting for an earlier one, and the place of the next page Pagefind takes (the shard is
+   * complete when that is past its last page).
    */
   const filling = new Map<
     number,
     {
       index: Promise<pagefind.PagefindIndex>;
       added: Array<Promise<pagefind.NewFileResponse>>;
-      left: number;
       place: Map<string, number>;
       waiting: Map<number, WaitingPage>;
       next: number;
@@ -127,7 +127,7 @@ export async function startSearchIndex(
         }),
       );
       const { paths } = shards[n]!;
-      state = { index, added: [], left: paths.length, place: new Map(paths.map((path, i) => [path, i])), waiting: new Map(), next: 0 };
+      state = { index, added: [], place: new Map(paths.map((path, i) => [path, i])), waiting: new Map(), next: 0 };
       filling.set(n, state);
     }
     return state;
@@ -170,8 +170,7 @@ export async function startSearchIndex(
       state.index.then((index) => index.addHTMLFile({ url: `/${url}`, content: html })).then(resolve, reject);
     }
     state.added.push(response);
-    state.left -= 1;
-    if (state.left === 0) written.push(settledLater(writeShard(n)));
+    if (state.next === state.place.size) written.push(settledLater(writeShard(n)));
     return response;
   };
 
@@ -202,9 +201,9 @@ export async function startSearchIndex(
           const state = filling.get(n);
           // A registry without versions has one empty shard: its index is Pagefind's scripts and an empty entry.
           if (shard.paths.length === 0 && !state) written.push(settledLater(writeShard(n)));
-          else if (!state || state.left > 0) {
-            const pages = shard.paths.length;
-            throw new Error(`search shard ${n} got ${pages - (state?.left ?? pages)} of its ${pages} record pages; every record page of a shard indexed again must be handed in`);
+          else if (!state || state.next < shard.paths.length) {
+            const got = state ? state.next + state.waiting.size : 0;
+            throw new Error(`search shard ${n} got ${got} of its ${shard.paths.length} record pages; every record page of a shard indexed again must be handed in`);
           }
         }
         const done = await Promise.all(written);
