@@ -9,6 +9,7 @@ import { measureFileCreation, type FileCreationRate } from './file-creation.ts';
 import { measureHashThroughput, type HashThroughput } from './hash-throughput.ts';
 import { measureProcess, type ProcessRun } from './measure-process.ts';
 import { coldBuildFloorMs, measureColdBuildCpu, type ColdBuildCpu } from './cold-build-floor.ts';
+import { memoryFolder } from './memory-folder.ts';
 import { folderSize, recordPageWeight, type PageWeight } from './page-weight.ts';
 import { formatLogProofs, measureLogProofs, type LogProofSize } from './log-proof-size.ts';
 import { addSyntheticVersion, makeAssets, syntheticVersion, writeSyntheticRegistry } from './synthetic-registry.ts';
@@ -45,6 +46,11 @@ export interface SizeResult {
   checkMs: number;
   /** `npm run build` with empty caches and no dist/: the full check, every page, the published bytes. */
   fullBuildMs: number;
+  /**
+   * The same cold build with its output and cache in memory (memory-folder.ts), null where no memory file system has
+   * room: the build's time with no disk under it, for telling a build slowed by its disk from one held up by its work.
+   */
+  memoryBuildMs: number | null;
   /** The same build again, nothing changed. */
   rebuildMs: number;
   /** The build again after one more version was added (and appended to the ledger). */
@@ -123,6 +129,20 @@ async function copySite(outDir: string): Promise<{ ms: number; copy: string; ste
   return { ms: run.ms, copy, steal: run.steal };
 }
 
+/**
+ * The cold build of `registry` again, into a memory folder with room for twice the site (`siteBytes`) that is removed
+ * after; its time, or null where there is no such folder. Nothing of it touches the disk the other builds write to.
+ */
+async function buildInMemory(registry: string, siteBytes: number): Promise<number | null> {
+  const dir = await memoryFolder(2 * siteBytes);
+  if (!dir) return null;
+  try {
+    return (await runBuild(registry, join(dir, 'cache'), join(dir, 'dist'))).ms;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs `npm run check` (scripts/check.ts) on a registry; throws when it fails. */
 async function check(registry: string): Promise<ProcessRun> {
   // A cache of its own, so that the check starts cold and the project's cache is left alone.
@@ -162,6 +182,8 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
       `of ${coldCpu.thumbnails.images} thumbnails ${seconds(coldCpu.thumbnails.cpuMs)} (${seconds(coldCpu.thumbnails.wallMs)} on ${availableParallelism()} cores): floor ${seconds(floorMs)}`,
   );
   const dist = await folderSize(outDir);
+  const memoryBuildMs = await buildInMemory(registry, dist.bytes);
+  log(`${versions} versions: full build with its output in memory ${memoryBuildMs === null ? `not run (no tmpfs with room for ${megabytes(2 * dist.bytes)})` : seconds(memoryBuildMs)}`);
   // The build's integration records what indexing the record pages for search took.
   const search = JSON.parse(await readFile(join(cache, 'search-index.json'), 'utf8')) as SearchIndexStats;
   log(`${versions} versions: search index of ${search.pages} pages, ${megabytes(search.bytes)} in ${seconds(search.ms)}`);
@@ -184,6 +206,7 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
     generateMs,
     checkMs: checked.ms,
     fullBuildMs: full.ms,
+    memoryBuildMs,
     rebuildMs: again.ms,
     addOneMs: added.ms,
     phases: { full: full.phases, rebuild: again.phases, addOne: added.phases },
@@ -250,11 +273,13 @@ export function judgeTargets(sizes: SizeResult[], hashing: HashThroughput): Targ
     const cpu = big.coldCpu;
     const floorText = `floor ${seconds(big.floorMs)} = cp -a ${seconds(big.copyMs)} + (validate ${seconds(cpu.validate.cpuMs)} + thumbnails ${seconds(cpu.thumbnails.cpuMs)} CPU) / ${availableParallelism()} cores`;
     const below = (goal: number): string => `; ${big.floorMs > goal ? 'below the' : 'above the'} ${floorText}`;
+    // The same build with no disk under it: above the goal, the build's own work is what misses it.
+    const inMemory = big.memoryBuildMs === null ? '' : ` (${seconds(big.memoryBuildMs)} with its output in memory)`;
     // The issue's goals at 100,000 versions (run by hand) are their own: 5 minutes and 2 GB, against 30 s and 1 GB below.
     const huge = big.versions >= HUGE_REGISTRY;
     const coldGoal = huge ? 300_000 : 30_000;
-    out.push({ target: `full build, cold <= ${huge ? '5 min' : '30 s'} (${at})`, actual: `${seconds(big.fullBuildMs)}${below(coldGoal)}`, ok: big.fullBuildMs <= coldGoal });
-    out.push({ target: `full build, cold <= 3x cp -a of its dist/ (${seconds(big.copyMs)} x 3 = ${seconds(floor)})`, actual: `${seconds(big.fullBuildMs)}${below(floor)}`, ok: big.fullBuildMs <= floor });
+    out.push({ target: `full build, cold <= ${huge ? '5 min' : '30 s'} (${at})`, actual: `${seconds(big.fullBuildMs)}${inMemory}${below(coldGoal)}`, ok: big.fullBuildMs <= coldGoal });
+    out.push({ target: `full build, cold <= 3x cp -a of its dist/ (${seconds(big.copyMs)} x 3 = ${seconds(floor)})`, actual: `${seconds(big.fullBuildMs)}${inMemory}${below(floor)}`, ok: big.fullBuildMs <= floor });
     const checkLimit = big.checkMs * 1.5;
     out.push({ target: `rebuild, nothing changed <= 1.5x npm run check (${seconds(big.checkMs)} x 1.5 = ${seconds(checkLimit)})`, actual: seconds(big.rebuildMs), ok: big.rebuildMs <= checkLimit });
     out.push({ target: `rebuild after adding one version <= 1.5x npm run check (${seconds(checkLimit)})`, actual: seconds(big.addOneMs), ok: big.addOneMs <= checkLimit });
@@ -332,7 +357,7 @@ export function rate(bytesPerSecond: number): string {
 
 /** The results as a markdown table, then the hashing figure and the targets. */
 export function formatResults(r: BenchResults): string {
-  const head = ['versions', 'check', 'cp -a dist/', 'validate CPU', 'thumbnails CPU', 'floor', 'full build', 'rebuild (same)', 'rebuild (+1)', 'peak RSS', 'dist/', 'record page', 'JS before viewer', 'search index', 'catalog page'];
+  const head = ['versions', 'check', 'cp -a dist/', 'validate CPU', 'thumbnails CPU', 'floor', 'full build', 'in memory', 'rebuild (same)', 'rebuild (+1)', 'peak RSS', 'dist/', 'record page', 'JS before viewer', 'search index', 'catalog page'];
   const rows = r.sizes.map((s) => [
     s.versions.toLocaleString('en-US'),
     seconds(s.checkMs),
@@ -341,6 +366,7 @@ export function formatResults(r: BenchResults): string {
     seconds(s.coldCpu.thumbnails.cpuMs),
     seconds(s.floorMs),
     seconds(s.fullBuildMs),
+    s.memoryBuildMs === null ? 'n/a' : seconds(s.memoryBuildMs),
     seconds(s.rebuildMs),
     seconds(s.addOneMs),
     megabytes(s.peakRssBytes),

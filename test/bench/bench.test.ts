@@ -13,6 +13,9 @@ describe('runBench', () => {
     expect(s.versions).toBe(100);
     expect(s.objects).toBe(20);
     for (const ms of [s.generateMs, s.checkMs, s.copyMs, s.coldCpu.validate.cpuMs, s.coldCpu.thumbnails.cpuMs, s.fullBuildMs, s.rebuildMs, s.addOneMs]) expect(ms).toBeGreaterThan(0);
+    // The same cold build with its output in memory, where a tmpfs has room (on Linux, /dev/shm).
+    if (process.platform === 'linux') expect(s.memoryBuildMs).toBeGreaterThan(0);
+    else expect(s.memoryBuildMs).toBeNull();
     expect(s.coldCpu.validate.meshes).toBe(s.versions);
     expect(s.coldCpu.thumbnails.images).toBe(s.versions);
     expect(s.floorMs).toBeCloseTo(s.copyMs + (s.coldCpu.validate.cpuMs + s.coldCpu.thumbnails.cpuMs) / availableParallelism(), 6);
@@ -66,9 +69,14 @@ describe('runBench', () => {
     expect(huge).toContain('peak RSS <= 2 GB (100,000 versions)');
     expect(huge.filter((t) => /30 s|1 GB/.test(t))).toEqual([]);
     const table = formatResults(json);
-    expect(table).toContain('| versions | check | cp -a dist/ | validate CPU | thumbnails CPU | floor | full build | rebuild (same) | rebuild (+1) |');
+    expect(table).toContain('| versions | check | cp -a dist/ | validate CPU | thumbnails CPU | floor | full build | in memory | rebuild (same) | rebuild (+1) |');
     expect(table).toContain('| search index | catalog page |');
-    expect(table).toMatch(/^\| 100( \| \d+\.\d s){8} \|/m);
+    expect(table).toMatch(/^\| 100( \| \d+\.\d s){6} \| (\d+\.\d s|n\/a)( \| \d+\.\d s){2} \|/m);
+    if (s.memoryBuildMs !== null) {
+      const inMemory = `${times(s.fullBuildMs)} (${times(s.memoryBuildMs)} with its output in memory); `;
+      expect(json.targets.slice(0, 2).map((t) => t.actual.startsWith(inMemory))).toEqual([true, true]);
+    }
+    expect(lines.some((l) => /^100 versions: full build with its output in memory (\d+\.\d s|not run)/.test(l))).toBe(true);
     expect(table).toContain('| versions | check | thumbnails | model | renderer | pages | documents | bytes | log | search | sweep |');
     expect(table).toMatch(/^\| 100 \| \d+\.\d \/ \d+\.\d \/ \d+\.\d \|/m);
     expect(table).toContain('Hashing 8.4 MB');
