@@ -6,17 +6,21 @@
  */
 import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { PageRenderer, RenderedPage } from './page-renderer.ts';
+import { batchedRenderer, type PackedPages } from './page-batch.ts';
+import type { PageRenderer } from './page-renderer.ts';
 import { portableSiteData, type PortableSiteData } from './portable-site-data.ts';
 import type { SiteData } from './site-data.ts';
 
 const ENTRY = new URL('./render-worker-entry.mjs', import.meta.url).href;
 
+/** Pages a thread renders in one task (page-batch.ts). */
+const PAGES_PER_BATCH = 16;
+
 /**
- * Pages each thread has at once: enough that it never waits for the next request while the build's thread runs a slice
- * of writes (8 were about 11 ms of rendering, and the render thread idled between slices).
+ * Batches each thread has at once: pages enough that it never waits for the next request while the build's thread runs
+ * a slice of writes (8 pages were about 11 ms of rendering, and the render thread idled between slices).
  */
-const PAGES_PER_THREAD = 32;
+const BATCHES_PER_THREAD = 4;
 
 /** What a render thread is started with (render-worker-entry.mjs). */
 export interface RenderWorkerData {
@@ -63,12 +67,12 @@ export function startRenderPool(options: RenderPoolOptions): StartedRenderPool {
     if ((event as { data?: SiteDataMessage }).data?.kind === 'ask' && portable) send();
   };
   let closing: Promise<void> | undefined;
-  const pool = new Piscina<string, RenderedPage>({
+  const pool = new Piscina<string[], PackedPages>({
     filename: ENTRY,
     // Started now: the threads load the renderer while the caller still works on the data.
     minThreads: options.threads,
     maxThreads: options.threads,
-    concurrentTasksPerWorker: PAGES_PER_THREAD,
+    concurrentTasksPerWorker: BATCHES_PER_THREAD,
     // Rendering awaits between its steps: a thread must keep its event loop, not block waiting for the next task.
     atomics: 'disabled',
     workerData,
@@ -78,6 +82,7 @@ export function startRenderPool(options: RenderPoolOptions): StartedRenderPool {
     // bound whatever a thread is given here, and sizing the bound meant serializing the site data once more (about
     // 170 MB at 100,000 versions).
   });
+  const render = batchedRenderer((paths) => pool.run(paths), PAGES_PER_BATCH);
   return {
     threads: options.threads,
     provide(data) {
@@ -85,8 +90,8 @@ export function startRenderPool(options: RenderPoolOptions): StartedRenderPool {
       portable = portableSiteData(data);
       send();
     },
-    render: (path) => pool.run(path),
-    inFlight: options.threads * PAGES_PER_THREAD,
+    render,
+    inFlight: options.threads * BATCHES_PER_THREAD * PAGES_PER_BATCH,
     close: () =>
       (closing ??= (async () => {
         broadcast.close();

@@ -26,7 +26,7 @@ const data = new Promise((resolve) => {
 
 // Not awaited here: a thread whose module fails to load is restarted by the pool over and over, while a failure kept
 // in this promise fails each page asked for, naming its cause.
-/** @type {Promise<(path: string) => Promise<import('./page-renderer.ts').RenderedPage>>} */
+/** @type {Promise<(paths: readonly string[]) => Promise<import('./page-batch.ts').PackedPages>>} */
 const ready = (async () => {
   /** @type {{ renderThread: import('./renderer-entry.ts').RenderThread }} */
   let entry;
@@ -40,18 +40,24 @@ const ready = (async () => {
 })();
 ready.catch(() => {});
 
+/** The batch this thread renders now, settled or not: the next one starts after it. */
+let current = Promise.resolve();
+
 /**
- * Renders one page of the site by its path. Its bytes are moved to the build's thread, not copied: the thread has no
- * further use for them.
+ * Renders a batch of pages of the site by their paths. Batches take turns (the pool sends a few at once, so that the
+ * thread never waits for the next), so that each comes back as soon as its own pages are done. Their bytes, in one
+ * buffer, are moved to the build's thread, not copied: the thread has no further use for them.
  */
-export default async function renderPage(path) {
-  const page = await (await ready)(path);
+export default async function renderPages(paths) {
+  const rendering = current.then(async () => (await ready)(paths));
+  current = rendering.catch(() => {});
+  const packed = await rendering;
   return move({
     get [transferableSymbol]() {
-      return [page.body.buffer];
+      return [packed.bytes.buffer];
     },
     get [valueSymbol]() {
-      return page;
+      return packed;
     },
   });
 }

@@ -4,15 +4,16 @@
  */
 import type { SSRManifest } from 'astro';
 import { App } from 'astro/app';
-import { renderWithApp, type RenderedPage } from './page-renderer.ts';
+import { packPages, type PackedPages } from './page-batch.ts';
+import { renderWithApp } from './page-renderer.ts';
 import { siteDataOf, type PortableSiteData } from './portable-site-data.ts';
 import { provideSiteData } from './site-data.ts';
 
 /**
  * Readies a render thread: imports every route's module while the site data is on its way, then hands the renderer
- * the data and renders by path.
+ * the data and renders batches of pages by path, packed for the trip back (page-batch.ts).
  */
-export type RenderThread = (data: Promise<PortableSiteData>, origin: string) => Promise<(path: string) => Promise<RenderedPage>>;
+export type RenderThread = (data: Promise<PortableSiteData>, origin: string) => Promise<(paths: readonly string[]) => Promise<PackedPages>>;
 
 /**
  * What the renderer bundle exports (Astro calls this with the manifest of the build). The app renders each page to one
@@ -27,7 +28,7 @@ export function createExports(manifest: SSRManifest): { app: App; renderThread: 
     await Promise.all([...(once.pageMap?.values() ?? [])].map(async (load) => (await load()).page()));
     // The data comes without the log's Merkle tree, which is rebuilt here from the ledger's lines rather than copied.
     provideSiteData(siteDataOf(await data));
-    return (path) => renderWithApp(app, origin, path);
+    return async (paths) => packPages(await Promise.all(paths.map((path) => renderWithApp(app, origin, path))));
   };
   return { app, renderThread };
 }
