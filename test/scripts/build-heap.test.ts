@@ -1,9 +1,9 @@
-/** The heap bound `npm run build` gives the build: from the registry's size unless it is set. */
+/** The heap bound and young generation `npm run build` gives the build: from the registry's size unless the bound is set. */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHeapMb, countVersions, DEFAULT_HEAP_MB, heapMbFor } from '../../scripts/build-heap.mjs';
+import { buildMemory, countVersions, DEFAULT_HEAP_MB, heapMbFor, SEMI_SPACE_MB, semiSpaceMbFor } from '../../scripts/build-heap.mjs';
 
 let work: string;
 
@@ -35,14 +35,26 @@ describe('heapMbFor', () => {
   });
 });
 
-describe('buildHeapMb', () => {
-  it('sizes the heap for the registry of ASO_REGISTRY_DIR, relative to the working folder', () => {
-    expect(buildHeapMb({ ASO_REGISTRY_DIR: 'registry' }, work)).toBe(DEFAULT_HEAP_MB);
-    expect(buildHeapMb({}, work)).toBe(DEFAULT_HEAP_MB);
+describe('semiSpaceMbFor', () => {
+  it('gives the larger young generation while the heap bound is the default, and V8 its own above', () => {
+    expect(semiSpaceMbFor(0)).toBe(SEMI_SPACE_MB);
+    expect(semiSpaceMbFor(10_000)).toBe(SEMI_SPACE_MB);
+    expect(semiSpaceMbFor(71_111)).toBe(SEMI_SPACE_MB);
+    expect(heapMbFor(71_112)).toBeGreaterThan(DEFAULT_HEAP_MB);
+    expect(semiSpaceMbFor(71_112)).toBe(0);
+    expect(semiSpaceMbFor(100_000)).toBe(0);
+  });
+});
+
+describe('buildMemory', () => {
+  it('sizes the heap and the young generation for the registry of ASO_REGISTRY_DIR, relative to the working folder', () => {
+    const small = { heapMb: DEFAULT_HEAP_MB, semiSpaceMb: SEMI_SPACE_MB };
+    expect(buildMemory({ ASO_REGISTRY_DIR: 'registry' }, work)).toEqual(small);
+    expect(buildMemory({}, work)).toEqual(small);
   });
 
-  it('takes ASO_BUILD_HEAP_MB as it is, and refuses what is not a whole number of MiB of at least 128', () => {
-    expect(buildHeapMb({ ASO_BUILD_HEAP_MB: ' 2048 ' }, work)).toBe(2048);
-    for (const value of ['lots', '1.5', '64']) expect(() => buildHeapMb({ ASO_BUILD_HEAP_MB: value }, work)).toThrow(`ASO_BUILD_HEAP_MB must be a whole number of MiB, at least 128 (not "${value}")`);
+  it('takes ASO_BUILD_HEAP_MB as it is, with V8\'s own young generation, and refuses what is not a whole number of MiB of at least 128', () => {
+    expect(buildMemory({ ASO_BUILD_HEAP_MB: ' 2048 ' }, work)).toEqual({ heapMb: 2048, semiSpaceMb: 0 });
+    for (const value of ['lots', '1.5', '64']) expect(() => buildMemory({ ASO_BUILD_HEAP_MB: value }, work)).toThrow(`ASO_BUILD_HEAP_MB must be a whole number of MiB, at least 128 (not "${value}")`);
   });
 });
