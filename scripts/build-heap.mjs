@@ -21,7 +21,7 @@ export function heapMbFor(versions) {
  * The semi-space of each thread's young generation (V8's `--max-semi-space-size`) in a build whose heap bound is the
  * default. V8's own grows to 16 MiB: the render thread then scavenged about 300 times in a cold build of ten thousand
  * versions, and what its scavenges kept filled its old generation. With 64 MiB, cold builds of ten thousand
- * versions with their output in memory took 10.5-11.8 s against 11.6-12.2 s (three alternating triples), with about
+ * versions with their output in memory took 10.5-11.8 s against 11.4-12.2 s (six alternating rounds), with about
  * 240 MB more memory.
  */
 export const SEMI_SPACE_MB = 64;
