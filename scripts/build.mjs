@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // `npm run build`: the build (scripts/build-site.ts, bundled into plain JavaScript once per version of the code by
-// scripts/build-bundle.mjs) in a child process whose V8 heap is bounded (ASO_BUILD_HEAP_MB, else
-// 640 MiB or 9 MiB per thousand versions, whichever is more, and with the default bound a larger young generation:
-// scripts/build-heap.mjs). Without a bound V8 lets garbage
-// pile up to several times the live data while thousands of pages render. Plain JavaScript, so that it starts in
-// milliseconds and weighs almost nothing beside the build.
+// scripts/build-bundle.mjs) in a child process whose V8 heap is bounded (ASO_BUILD_HEAP_MB, else 640 MiB or 9 MiB per
+// thousand versions, whichever is more, and with the default bound a larger young generation: scripts/build-heap.mjs).
+// Without a bound V8 lets garbage pile up to several times the live data while thousands of pages render. Plain
+// JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
 //
 // A build that fails after it began writing the output folder leaves a marker there (src/site/stale-output.ts,
 // INCOMPLETE_MARKER); the folder is then removed here, a top-level .git (a deploy checkout) excepted, so that no deploy
