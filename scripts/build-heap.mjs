@@ -40,8 +40,8 @@ export function semiSpaceMbFor(versions) {
  * what a scavenge could promote, which with 64 MiB semi-spaces is most of it: with its own limit, a small multiple of a
  * live heap of about 60 MB, it marked the whole heap every half second or so (19 full collections on the build's thread
  * and 14 on the render thread in a cold build of ten thousand versions; 4 and 3 with this). Cold builds of ten thousand
- * versions with their output in memory took 9.7-10.2 s against 10.2-10.9 s (six alternating rounds), with about 1.4 s
- * less CPU and about 180 MB more memory.
+ * versions with their output in memory took 9.7-10.5 s against 10.2-11.4 s (six alternating rounds), with about 1.2 s
+ * less CPU and about 170 MB more memory.
  */
 export const OLD_SPACE_START_MB = 256;
 
