@@ -6,8 +6,11 @@
  * it parses a fraction of the bytes: the head, the viewer and the page's scripts are left out.
  */
 
-/** The opening tag of an element marked for Pagefind's index. */
-const BODY_TAG = /<([a-z][a-z0-9-]*)\b[^>]*?\sdata-pagefind-body(?=[\s/>=])[^>]*>/g;
+/** The attribute that marks an element for Pagefind's index. */
+const MARKER = 'data-pagefind-body';
+
+/** The opening tag of an element marked for Pagefind's index, matched only where it starts (at a `<` found by `markedTag`). */
+const BODY_TAG = /<([a-z][a-z0-9-]*)\b[^>]*?\sdata-pagefind-body(?=[\s/>=])[^>]*>/y;
 
 /** Reads UTF-8 bytes back as text. */
 const utf8 = new TextDecoder();
@@ -23,12 +26,11 @@ export function searchDocument(page: string | Uint8Array): string {
   const text = (at: number, end: number): string => (typeof page === 'string' ? page.slice(at, end) : utf8.decode(page.subarray(at, end)));
   const whole = (): string => text(0, html.length);
   const parts: Array<{ at: number; end: number }> = [];
-  BODY_TAG.lastIndex = 0;
-  for (let match = BODY_TAG.exec(html); match; match = BODY_TAG.exec(html)) {
+  for (let match = markedTag(html, 0); match; ) {
     const end = closingEnd(html, match[1]!, match.index + match[0].length);
     if (end < 0) return whole(); // not markup this module can cut: Pagefind gets the page as it is
     parts.push({ at: match.index, end });
-    BODY_TAG.lastIndex = end;
+    match = markedTag(html, end);
   }
   if (!parts.length) return whole();
   const image = resultImage(html);
@@ -39,13 +41,42 @@ export function searchDocument(page: string | Uint8Array): string {
   return `<!DOCTYPE html>${openTag}<head><meta charset="utf-8"></head><body>${parts.map((p) => text(p.at, p.end)).join(' ')}</body></html>`;
 }
 
+/**
+ * The first opening tag at or after `from` that marks its element for the index, as `BODY_TAG` would find it scanning
+ * from `from`. The scan starts from each occurrence of the marker's name (a plain string search, far cheaper than trying
+ * the pattern at every `<` of a page) and tries the pattern at the `<`s before it that no `>` separates from it, the
+ * earliest first: those are the only places a tag holding that occurrence can start.
+ */
+function markedTag(html: string, from: number): RegExpExecArray | null {
+  for (let at = html.indexOf(MARKER, from); at >= 0; at = html.indexOf(MARKER, at + 1)) {
+    const start = Math.max(from, html.lastIndexOf('>', at) + 1);
+    for (let lt = html.indexOf('<', start); lt >= 0 && lt < at; lt = html.indexOf('<', lt + 1)) {
+      BODY_TAG.lastIndex = lt;
+      const match = BODY_TAG.exec(html);
+      if (match) return match;
+    }
+  }
+  return null;
+}
+
+/** The start of an `<h1>` tag, and a whole `<img>` tag (sticky: matched where they start). */
+const H1_TAG = /<h1[\s>]/y;
+const IMG_TAG = /<img\b[^>]*>/y;
+
+/** The first match of `tag`, a sticky pattern that begins with `prefix`, at or after `from`: tried only where `prefix` is. */
+function tagFrom(html: string, prefix: string, tag: RegExp, from: number): RegExpExecArray | null {
+  for (let at = html.indexOf(prefix, from); at >= 0; at = html.indexOf(prefix, at + 1)) {
+    tag.lastIndex = at;
+    const match = tag.exec(html);
+    if (match) return match;
+  }
+  return null;
+}
+
 /** Where the first `<img>` after the first `<h1>` is (the image of Pagefind's result), or undefined. */
 function resultImage(html: string): { at: number; end: number } | undefined {
-  const h1 = html.search(/<h1[\s>]/);
-  if (h1 < 0) return undefined;
-  const img = /<img\b[^>]*>/g;
-  img.lastIndex = h1;
-  const match = img.exec(html);
+  const h1 = tagFrom(html, '<h1', H1_TAG, 0);
+  const match = h1 && tagFrom(html, '<img', IMG_TAG, h1.index);
   return match ? { at: match.index, end: match.index + match[0].length } : undefined;
 }
 

@@ -40,6 +40,26 @@ describe('searchDocument', () => {
     expect(searchDocument(other)).toBe(other);
   });
 
+  it('takes the marker only inside a tag: not in text, not across a `>`, with a `<` in an attribute value', () => {
+    const html =
+      '<html><body><p>say data-pagefind-body here</p><div title="a<b" data-pagefind-body><h1>A</h1></div>' +
+      '<p data-pagefind-bodyx>no</p><i data-pagefind-body>i</i></body></html>';
+    expect(searchDocument(html)).toBe(
+      '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><div title="a<b" data-pagefind-body><h1>A</h1></div> ' +
+        '<i data-pagefind-body>i</i></body></html>',
+    );
+    expect(searchDocument('data-pagefind-body<p data-pagefind-body>q</p>')).toBe(
+      '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p data-pagefind-body>q</p></body></html>',
+    );
+  });
+
+  it('takes the image of the result after a whole `<h1>` tag, and a whole `<img>` tag', () => {
+    const html = '<html><body><h1x>no</h1x><h1>T</h1><imgs src="a"><img src="b"><div data-pagefind-body>x</div></body></html>';
+    expect(searchDocument(html)).toBe(
+      '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><img src="b"> <div data-pagefind-body>x</div></body></html>',
+    );
+  });
+
   it("reads a page's UTF-8 bytes as it reads its text, characters of several bytes included", async () => {
     const pages = [
       '<!DOCTYPE html><html lang="fr" data-titre="Été"><body><p>Ça</p><div data-pagefind-body><h1>Chaise 🪑 en chêne</h1><p>直す</p></div>' +
