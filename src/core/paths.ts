@@ -73,8 +73,12 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/** A path of only what `encodeURIComponent` keeps, `/` and `+`: its own encoding (most of a site's paths are). */
+const PLAIN_PATH = /^[A-Za-z0-9\-_.!~*'()/+]*$/;
+
 /** Percent-encodes each segment of a path as a URL would carry it (`+` is kept). */
 export function encodePath(path: string): string {
+  if (PLAIN_PATH.test(path)) return path;
   return path
     .split('/')
     .map((s) => encodeURIComponent(s).replace(/%2B/g, '+'))

@@ -35,6 +35,12 @@ describe('paths', () => {
       'https://r.test/objects/chair/versions/1.0.0+b.1/representations/mesh.glb',
     );
     expect(encodePath('a b/c#d/e?f')).toBe('a%20b/c%23d/e%3Ff');
+    // What `encodeURIComponent` keeps is kept as it is; anything else is encoded, one character among plain ones too.
+    const kept = "objects/A-z_0.9!~*'()/versions/1.0.0+b.1/";
+    expect(encodePath(kept)).toBe(kept);
+    for (const c of ['%', '&', '=', ':', '@', ',', ';', '$', '[', '"', 'é', '\\', '^', '`']) {
+      expect(encodePath(`a/b${c}c`)).toBe(`a/b${encodeURIComponent(c)}c`);
+    }
   });
 
   it('places the API under api/v1', () => {
