@@ -49,12 +49,8 @@ export function searchDocument(page: string | Uint8Array): string {
  */
 function markedTag(html: string, from: number): RegExpExecArray | null {
   for (let at = html.indexOf(MARKER, from); at >= 0; at = html.indexOf(MARKER, at + 1)) {
-    const start = Math.max(from, html.lastIndexOf('>', at) + 1);
-    for (let lt = html.indexOf('<', start); lt >= 0 && lt < at; lt = html.indexOf('<', lt + 1)) {
-      BODY_TAG.lastIndex = lt;
-      const match = BODY_TAG.exec(html);
-      if (match) return match;
-    }
+    const match = tagFrom(html, '<', BODY_TAG, Math.max(from, html.lastIndexOf('>', at) + 1), at);
+    if (match) return match;
   }
   return null;
 }
@@ -63,9 +59,12 @@ function markedTag(html: string, from: number): RegExpExecArray | null {
 const H1_TAG = /<h1[\s>]/y;
 const IMG_TAG = /<img\b[^>]*>/y;
 
-/** The first match of `tag`, a sticky pattern that begins with `prefix`, at or after `from`: tried only where `prefix` is. */
-function tagFrom(html: string, prefix: string, tag: RegExp, from: number): RegExpExecArray | null {
-  for (let at = html.indexOf(prefix, from); at >= 0; at = html.indexOf(prefix, at + 1)) {
+/**
+ * The first match of `tag`, a sticky pattern that begins with `prefix`, starting at or after `from` and before `before`:
+ * tried only where `prefix` is.
+ */
+function tagFrom(html: string, prefix: string, tag: RegExp, from: number, before = html.length): RegExpExecArray | null {
+  for (let at = html.indexOf(prefix, from); at >= 0 && at < before; at = html.indexOf(prefix, at + 1)) {
     tag.lastIndex = at;
     const match = tag.exec(html);
     if (match) return match;
