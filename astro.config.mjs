@@ -4,6 +4,7 @@
 // (src/site/build-site.ts). `astro dev` serves the registry of the environment from the same code.
 import { defineConfig } from 'astro/config';
 import { registryUrl } from './src/registry/registry-url.ts';
+import { renderFastPath } from './src/site/render-fast-path.ts';
 import { rendererAdapter } from './src/site/renderer-adapter.ts';
 
 export default defineConfig({
@@ -11,6 +12,10 @@ export default defineConfig({
   output: 'server',
   adapter: rendererAdapter(),
   trailingSlash: 'ignore',
-  // <model-viewer> with three is one lazily loaded chunk of about 1 MB; nothing else comes near it.
-  vite: { build: { chunkSizeWarningLimit: 1200 } },
+  vite: {
+    // Astro's templates rendered without a buffer for each expression that is done at once (src/site/render-fast-path.ts).
+    plugins: [renderFastPath()],
+    // <model-viewer> with three is one lazily loaded chunk of about 1 MB; nothing else comes near it.
+    build: { chunkSizeWarningLimit: 1200 },
+  },
 });
