@@ -185,6 +185,25 @@ export class MerkleTree implements HashSource {
     return new MerkleTree(levels, size);
   }
 
+  /**
+   * The tree of `size` leaves whose complete subtrees' hashes are `levels`, as {@link MerkleTree.hashLevels} gave them
+   * (how a tree crosses to another thread without hashing it again); throws when a level's length does not fit `size`.
+   */
+  static fromLevels(levels: readonly Uint8Array[], size: number): MerkleTree {
+    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`a tree has a whole number of leaves, not ${size}`);
+    const expected: number[] = [size];
+    for (let count = Math.floor(size / 2); count >= 1; count = Math.floor(count / 2)) expected.push(count);
+    if (levels.length !== expected.length || levels.some((level, i) => level.length !== expected[i]! * HASH_SIZE)) {
+      throw new RangeError(`${levels.length} levels of ${levels.map((l) => l.length).join(', ')} bytes are not the hashes of a tree of ${size} leaves`);
+    }
+    return new MerkleTree([...levels], size);
+  }
+
+  /** The hashes of its complete subtrees, level by level from the leaves, for {@link MerkleTree.fromLevels}. */
+  hashLevels(): readonly Uint8Array[] {
+    return this.levels;
+  }
+
   /** The number of complete subtrees of height `level`. */
   count(level: number): number {
     return (this.levels[level]?.length ?? 0) / HASH_SIZE;

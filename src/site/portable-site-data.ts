@@ -1,22 +1,30 @@
 /**
  * The site data as it crosses into a render thread: structured clone copies it all but the log's Merkle tree (a class,
- * rebuilt from the ledger's lines) and the thumbnails' cache files, which only the build's thread copies (pages link
- * each version's `thumbnail.path`).
+ * which crosses as the hashes of its levels and is made again from them, without hashing anything) and the thumbnails'
+ * cache files, which only the build's thread copies (pages link each version's `thumbnail.path`).
  */
+import { MerkleTree } from '../core/merkle-tree.ts';
 import type { SiteData } from './site-data.ts';
-import { siteLogFromLines } from './site-log.ts';
+import type { SiteLog } from './site-log.ts';
 
-/** The site data as it crosses into a render thread: the log as its ledger lines, no thumbnail files. */
-export type PortableSiteData = Omit<SiteData, 'log' | 'thumbnailFiles'> & { ledgerLines: string[] | null };
+/** The log as it crosses: its tree as the hashes of the tree's levels. */
+export type PortableSiteLog = Omit<SiteLog, 'tree'> & { treeLevels: readonly Uint8Array[] };
 
-/** The site data without what does not cross threads (the log's tree) or is not read there (the thumbnail files). */
+/** The site data as it crosses into a render thread: the log's tree as its hashes, no thumbnail files. */
+export type PortableSiteData = Omit<SiteData, 'log' | 'thumbnailFiles'> & { log: PortableSiteLog | null };
+
+/** The site data without what does not cross threads (the log's tree, a class) or is not read there (the thumbnail files). */
 export function portableSiteData(data: SiteData): PortableSiteData {
   const { log, thumbnailFiles: _, ...rest } = data;
-  return { ...rest, ledgerLines: log ? log.lines : null };
+  if (!log) return { ...rest, log: null };
+  const { tree, ...logRest } = log;
+  return { ...rest, log: { ...logRest, treeLevels: tree.hashLevels() } };
 }
 
-/** The site data again, with its log rebuilt and no thumbnail files to copy. */
+/** The site data again, with its log's tree made from its hashes and no thumbnail files to copy. */
 export function siteDataOf(portable: PortableSiteData): SiteData {
-  const { ledgerLines, ...rest } = portable;
-  return { ...rest, thumbnailFiles: new Map(), log: ledgerLines ? siteLogFromLines(ledgerLines, rest.registryUrl, rest.keys.logKey) : null };
+  const { log, ...rest } = portable;
+  if (!log) return { ...rest, thumbnailFiles: new Map(), log: null };
+  const { treeLevels, ...logRest } = log;
+  return { ...rest, thumbnailFiles: new Map(), log: { ...logRest, tree: MerkleTree.fromLevels(treeLevels, logRest.lines.length) } };
 }

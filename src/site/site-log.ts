@@ -34,8 +34,8 @@ export function siteLogOf(text: string, registryUrl: string, logKey: VerifierKey
   return siteLogFromLines(ledgerLines(text).lines, registryUrl, logKey);
 }
 
-/** The log over the ledger's lines, each a leaf (how a render worker rebuilds the tree it was not sent). */
-export function siteLogFromLines(lines: string[], registryUrl: string, logKey: VerifierKey | null): SiteLog {
+/** The log over the ledger's lines, each a leaf. */
+function siteLogFromLines(lines: string[], registryUrl: string, logKey: VerifierKey | null): SiteLog {
   const tree = MerkleTree.fromEntries(lines.map((l) => encoder.encode(l)));
   const leafOf = new Map<string, number>();
   lines.forEach((line, i) => {

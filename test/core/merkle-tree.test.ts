@@ -149,3 +149,24 @@ describe('proofs of every leaf and every prefix of trees up to 40 leaves', () =>
     expect(() => tree.consistencyProof(5, 41)).toThrow(/not 41/);
   });
 });
+
+describe('a tree made again from the hashes of its levels', () => {
+  it('has the root and proofs of the tree it came from, at every size up to 40 leaves', () => {
+    for (let n = 0; n <= 40; n++) {
+      const tree = MerkleTree.fromEntries(Array.from({ length: n }, (_, i) => new TextEncoder().encode(`leaf ${i}`)));
+      const copy = MerkleTree.fromLevels(tree.hashLevels().map((level) => level.slice()), n);
+      expect(copy.size).toBe(n);
+      expect(hex(copy.root())).toBe(hex(tree.root()));
+      for (let i = 0; i < n; i++) expect(copy.inclusionProof(i).map(hex)).toEqual(tree.inclusionProof(i).map(hex));
+      for (let m = 1; m <= n; m++) expect(copy.consistencyProof(m).map(hex)).toEqual(tree.consistencyProof(m).map(hex));
+    }
+  });
+
+  it('refuses levels that are not those of a tree of that size', () => {
+    const levels = MerkleTree.fromEntries(Array.from({ length: 5 }, (_, i) => Uint8Array.of(i))).hashLevels();
+    expect(() => MerkleTree.fromLevels(levels, 6)).toThrow(/3 levels of 160, 64, 32 bytes are not the hashes of a tree of 6 leaves/);
+    expect(() => MerkleTree.fromLevels(levels.slice(0, 2), 5)).toThrow(/2 levels .* not the hashes of a tree of 5 leaves/);
+    expect(() => MerkleTree.fromLevels([levels[0]!.subarray(1), ...levels.slice(1)], 5)).toThrow(/159, 64, 32 bytes/);
+    expect(() => MerkleTree.fromLevels(levels, -1)).toThrow(/whole number of leaves, not -1/);
+  });
+});

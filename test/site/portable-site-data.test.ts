@@ -18,10 +18,10 @@ beforeAll(async () => {
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 describe('portableSiteData and siteDataOf', () => {
-  it('carry the objects, catalog, tags and keys across a structured clone, and rebuild the same log', () => {
+  it('carry the objects, catalog, tags, keys and the log across a structured clone', () => {
     const portable = portableSiteData(data);
     expect(portable).not.toHaveProperty('thumbnailFiles');
-    expect(portable.ledgerLines).toEqual(data.log!.lines);
+    expect(portable.log!.lines).toEqual(data.log!.lines);
     const there = siteDataOf(deserialize(serialize(portable)) as PortableSiteData);
     expect(there.objects).toEqual(data.objects);
     expect(there.catalog.map((o) => o.id)).toEqual(data.catalog.map((o) => o.id));
@@ -30,7 +30,13 @@ describe('portableSiteData and siteDataOf', () => {
     expect(there.tags).toEqual(data.tags);
     expect(there.keys.logKey?.text).toBe(data.keys.logKey?.text);
     expect(there.log!.checkpoint).toEqual(data.log!.checkpoint);
+    expect(there.log!.leafOf).toEqual(data.log!.leafOf);
     expect(there.log!.tree.size).toBe(data.log!.tree.size);
+    // The same tree, without hashing the ledger again: the same root and proofs at every size.
+    for (let size = 1; size <= data.log!.tree.size; size++) {
+      expect(there.log!.tree.root(size)).toEqual(data.log!.tree.root(size));
+      expect(there.log!.tree.inclusionProof(size - 1, size)).toEqual(data.log!.tree.inclusionProof(size - 1, size));
+    }
   });
 
   it('leave the thumbnails\' cache files behind: the build thread copies them, pages link each version\'s thumbnail path', () => {
