@@ -26,6 +26,8 @@ export interface FileCheckCache {
   validateGltf: GltfFileValidator;
   /** The image check of a file, cached by content hash and media type. */
   checkImage: ImageFileChecker;
+  /** How many glTF files' findings it held when opened (those files are not validated again). */
+  readonly gltfKnown: number;
   /** Writes the entries used since the cache was opened (others are dropped) and returns the counts. */
   save(): Promise<FileCheckCacheStats>;
   stats(): FileCheckCacheStats;
@@ -201,6 +203,7 @@ export async function openFileCheckCache(dir: string, registryRoot?: string, val
     hashFile,
     validateGltf,
     checkImage,
+    gltfKnown: Object.keys(old.gltf).length,
     stats: () => ({ ...counts }),
     save: async () => {
       await mkdir(dir, { recursive: true });

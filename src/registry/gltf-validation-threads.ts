@@ -5,7 +5,9 @@
  * next versions while earlier ones are validated.
  *
  * The first files are validated on the calling thread: a registry of a few hundred small meshes is checked before a
- * thread has loaded the validator. Where the thread's module is not there (a bundle that left it out, as the page
+ * thread has loaded the validator. A check that says up front that more are coming (`expect`, from its listing of the
+ * version folders) has the threads start at once, and the calling thread validates none: it would otherwise spend its
+ * first half second validating, and compiling the validator, while the other cores wait. Where the thread's module is not there (a bundle that left it out, as the page
  * renderer's does), every file is validated on the calling thread, as with one core.
  */
 import { existsSync } from 'node:fs';
@@ -56,6 +58,11 @@ export function gltfValidationOptions(env: NodeJS.ProcessEnv = process.env): Glt
  */
 export interface GltfValidation {
   validate: GltfFileValidator;
+  /**
+   * Says how many files are coming, about: when they are more than those validated on the calling thread before the
+   * threads start, the threads start now, and every file goes to them.
+   */
+  expect(files: number): void;
   /** How many files went to the threads so far, and on how many threads. */
   onThreads(): { files: number; threads: number };
   close(): Promise<void>;
@@ -107,6 +114,9 @@ export function startGltfValidation(options: GltfValidationOptions = gltfValidat
       if (pool === null) return validateHashedGltf(path, format, digest);
       sent += 1;
       return pool.run(digest.bytes ? { path, format, bytes: digest.bytes } : { path, format });
+    },
+    expect(files) {
+      if (pool === undefined && !closing && threads >= 1 && files > after) pool = start();
     },
     onThreads: () => ({ files: sent, threads: sent ? threads : 0 }),
     close: () => (closing ??= pool ? pool.destroy() : Promise.resolve()),

@@ -42,6 +42,8 @@ export interface LoadOptions {
   checkImageFile?: ImageFileChecker;
   /** Called with each version as soon as its folder checks clean (before the rest of the registry is checked). */
   onVersion?: (version: RegistryVersion) => void;
+  /** Called once the version folders are listed, before any is checked, with how many there are. */
+  onListed?: (versions: number) => void;
   /** True for a version that must carry a publisher signature (`check --require-signatures`); default none. */
   mustSign?: (id: string, version: string) => boolean;
 }
@@ -145,6 +147,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const objectEntries = objectsDir ? ((await listDir(objectsDir)) ?? []) : [];
   const listings = await Promise.all(objectEntries.map((entry) => folders(() => listObject(entry, rel))));
   const found = listings.flatMap((l) => l.versions);
+  opts.onListed?.(found.length);
   // Start every check at once (the limits keep the pace), then take the results in tree order.
   const checks = found.map((v) =>
     folders(async () => {
@@ -261,7 +264,16 @@ async function listObject(entry: DirEntry, rel: (path: string) => string): Promi
 export async function checkRegistry(root: string, opts: LoadOptions): Promise<CheckResult> {
   const own = !opts.validateGltfFile && opts.validateGltf !== false;
   const { registry, problems, ledger, retracted } = own
-    ? await withGltfValidation(opts.gltfThreads, (validation) => loadRegistry(root, { ...opts, validateGltfFile: validation.validate }))
+    ? await withGltfValidation(opts.gltfThreads, (validation) =>
+        loadRegistry(root, {
+          ...opts,
+          validateGltfFile: validation.validate,
+          onListed: (versions) => {
+            validation.expect(versions);
+            opts.onListed?.(versions);
+          },
+        }),
+      )
     : await loadRegistry(root, opts);
   const repoRoot = resolve(opts.repoRoot ?? dirname(resolve(root)));
   return {

@@ -113,21 +113,21 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const outTag = createHash('sha256').update(opts.outDir).digest('hex').slice(0, 16);
   const digestsFile = join(opts.cacheDir, 'pages', `${outTag}.json`);
   const last = await readPageDigests(digestsFile);
-  // A build with no last build in this folder renders every page. Once the check has found enough versions for render
+  // A build with no last build in this folder renders every page. When the check has listed versions enough for render
   // threads (and the renderer is ready), they start, and load the renderer while the check goes on: it leaves part of
   // the cores idle, and the threads' start (about 1.4-1.8 s before a first page at 10,000 versions) then holds up no page.
   let early: StartedRenderPool | undefined;
   threads(Infinity); // a wrong ASO_RENDER_THREADS stops the build here, not in the middle of the check
-  const startEarly = (checked: number): void => {
+  const startEarly = (versions: number): void => {
     const builtRenderer = cached.bundle;
     if (early || last.size > 0 || !builtRenderer) return;
-    const n = threads(checked);
+    const n = threads(versions);
     if (n <= 0) return;
     try {
       early = startRenderPool({ bundleDir: builtRenderer.dir, origin: opts.registryUrl, threads: n });
     } catch {
-      // Called from the check, which would take an error here for a problem of the version just checked: threads that
-      // cannot start now are started (or fail, saying why) when the pages are rendered.
+      // Called from the check, which would stop on an error here: threads that cannot start now are started (or fail,
+      // saying why) when the pages are rendered.
       return;
     }
     info(`${n} render thread${n === 1 ? '' : 's'} started while the check goes on (a build with no last build here renders every page)`);
@@ -147,15 +147,18 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       copies = startEarlyCopies(writer, { from: copyFrom, existed: out.existed, beforeStart });
     }
   }
-  const onVersion = (checked: number, version: RegistryVersion): void => {
-    startEarly(checked);
-    copies?.add(opts.registryRoot, version.manifest, checked);
+  // The threads start as soon as the check has listed the versions, before it reads the first: the listing takes a
+  // fraction of a second, and the first versions (500 meshes validated on this thread, before) no longer run alone.
+  const onListed = (versions: number): void => {
+    startEarly(versions);
+    copies?.expect(versions);
   };
+  const onVersion = (checked: number, version: RegistryVersion): void => copies?.add(opts.registryRoot, version.manifest, checked);
   try {
     const times: SiteLoadTimes = { checkMs: 0, modelMs: 0 };
     let checkedSite: CheckedSite;
     try {
-      checkedSite = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env), onVersion, onThumbnail: (path, file) => copies?.addFile(file, path) }, times);
+      checkedSite = await checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: searchShardPages(env), onListed, onVersion, onThumbnail: (path, file) => copies?.addFile(file, path) }, times);
     } catch (error) {
       // A registry problem leaves the output folder as the build found it.
       await copies?.discard();

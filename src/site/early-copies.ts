@@ -53,6 +53,8 @@ export async function emptyOrAbsent(dir: string): Promise<{ empty: boolean; exis
 
 /** The copies of a build made during its check. */
 export interface EarlyCopies {
+  /** Says how many versions the check will look at: when they are enough, the thread starts with the first clean one. */
+  expect(versions: number): void;
   /** Hands over a version that checked clean: `checked` versions have so far. */
   add(registryRoot: string, manifest: Manifest, checked: number): void;
   /** Hands over one more file to copy (a thumbnail made meanwhile); a site path handed before is ignored. */
@@ -109,6 +111,9 @@ export function startEarlyCopies(writer: OutputWriter, options: { from: number; 
   return {
     get started() {
       return worker !== undefined;
+    },
+    expect(versions) {
+      if (!worker && startAt !== Infinity && versions >= startAt) startAt = 1;
     },
     add(registryRoot, manifest, checked) {
       if (startAt === Infinity) return;

@@ -9,7 +9,7 @@ import pLimit from 'p-limit';
 import { groupObjects, newestFirst, tagIndex, tagSlugs } from '../core/catalog.ts';
 import type { World } from '../core/types.ts';
 import { openFileCheckCache } from '../registry/file-check-cache.ts';
-import { withGltfValidation } from '../registry/gltf-validation-threads.ts';
+import { withGltfValidation, type GltfValidationOptions } from '../registry/gltf-validation-threads.ts';
 import { loadRegistry } from '../registry/load-registry.ts';
 import { formatProblem, type RegistryVersion } from '../registry/registry-model.ts';
 import type { VersionEntry } from './version-entry.ts';
@@ -40,6 +40,10 @@ export interface SiteSource {
   searchShardPages?: number;
   /** Called as each version checks clean, with how many have so far (the check goes on). */
   onVersion?: (checked: number, version: RegistryVersion) => void;
+  /** Called once the registry's version folders are listed, before any is checked, with how many there are. */
+  onListed?: (versions: number) => void;
+  /** The threads gltf-validator runs on; default those of `ASO_VALIDATION_THREADS` (gltf-validation-threads.ts). */
+  gltfThreads?: GltfValidationOptions;
   /** Called as each thumbnail file is made or found in the cache, with its site path (a path may come more than once). */
   onThumbnail?: (sitePath: string, file: string) => void;
 }
@@ -98,13 +102,19 @@ export async function checkSite(source: SiteSource, times?: SiteLoadTimes): Prom
   let clean = 0;
   const thumbnailIndex = await openThumbnailIndex(source.cacheDir);
   // Meshes the cache does not know are validated on threads of their own (see gltf-validation-threads.ts).
-  const { checks, loaded, validatedOnThreads } = await withGltfValidation(undefined, async (validation) => {
+  const { checks, loaded, validatedOnThreads } = await withGltfValidation(source.gltfThreads, async (validation) => {
     const checks = await openFileCheckCache(source.cacheDir, source.registryRoot, validation.validate);
     const loaded = await loadRegistry(source.registryRoot, {
       registryUrl: source.registryUrl,
       hashFile: checks.hashFile,
       validateGltfFile: checks.validateGltf,
       checkImageFile: checks.checkImage,
+      // A version holds a mesh or so, and the cache knows those of earlier builds: a registry with more new versions
+      // than the calling thread validates before the threads start has them start now, while the first are read.
+      onListed: (versions) => {
+        validation.expect(versions - checks.gltfKnown);
+        source.onListed?.(versions);
+      },
       onVersion: (v) => {
         startThumbnail(v);
         source.onVersion?.(++clean, v);

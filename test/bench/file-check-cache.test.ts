@@ -49,6 +49,7 @@ describe('openFileCheckCache', () => {
     await writeFile(bad, 'not a glb');
     const cache = join(dir, 'cache');
     const checks = await openFileCheckCache(cache);
+    expect(checks.gltfKnown).toBe(0);
     for (const f of good) expect((await checks.validateGltf(f, 'glb', await checks.hashFile(f))).findings).toEqual([]);
     const findings = await checks.validateGltf(bad, 'glb', await checks.hashFile(bad));
     expect(findings.findings.length).toBeGreaterThan(0);
@@ -56,6 +57,8 @@ describe('openFileCheckCache', () => {
     await checks.save();
 
     const again = await openFileCheckCache(cache);
+    // The good bytes and the bad ones: what the validator will not be asked about again.
+    expect(again.gltfKnown).toBe(2);
     expect(await again.validateGltf(bad, 'glb', await again.hashFile(bad))).toEqual(findings);
     expect(again.stats()).toMatchObject({ gltfMisses: 0, gltfHits: 1, hashMisses: 0 });
   });

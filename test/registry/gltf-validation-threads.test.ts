@@ -92,6 +92,32 @@ describe('startGltfValidation', () => {
     expect(none.onThreads()).toEqual({ files: 0, threads: 0 });
   });
 
+  it('starts its threads at once when told more files are coming than it validates first, and not for fewer or once closed', async () => {
+    const check = async (validation: GltfValidation, n: number): Promise<GltfCheck> =>
+      validation.validate(files[n]!.path, files[n]!.format, await hashSmallFileWhole(files[n]!.path));
+    const many = start({ threads: 1, after: 3, afterBytes: Infinity });
+    many.expect(4);
+    const first = await check(many, 0);
+    expect(many.onThreads()).toEqual({ files: 1, threads: 1 });
+    expect(first).toEqual((await here())[0]);
+
+    const few = start({ threads: 1, after: 3, afterBytes: Infinity });
+    few.expect(3);
+    await check(few, 0);
+    expect(few.onThreads().files).toBe(0);
+
+    const closed = start({ threads: 1, after: 3, afterBytes: Infinity });
+    await closed.close();
+    closed.expect(100);
+    await check(closed, 0);
+    expect(closed.onThreads().files).toBe(0);
+
+    const none = start({ threads: 0, after: 0, afterBytes: 0 });
+    none.expect(100);
+    await check(none, 0);
+    expect(none.onThreads()).toEqual({ files: 0, threads: 0 });
+  });
+
   it('reads its threads from ASO_VALIDATION_THREADS, and names a wrong value', () => {
     expect(gltfValidationOptions({})).toEqual({});
     expect(gltfValidationOptions({ ASO_VALIDATION_THREADS: '3' })).toEqual({ threads: 3, after: 0, afterBytes: 0 });

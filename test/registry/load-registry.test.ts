@@ -583,6 +583,24 @@ describe('loadRegistry: worlds', () => {
   });
 });
 
+describe('onListed', () => {
+  it('says how many version folders there are once, before the first version is checked, problems or not', async () => {
+    const fx = await chair();
+    await fx.addVersion({ id: 'table', version: '2.0.0' });
+    await fx.addVersion({ id: 'table', version: '2.1.0' });
+    await rm(join(fx.root, 'objects', 'table', 'versions', '2.1.0', 'publication.json'));
+    const seen: string[] = [];
+    const loaded = await loadRegistry(fx.root, {
+      registryUrl: REGISTRY_URL,
+      onListed: (versions) => seen.push(`listed ${versions}`),
+      onVersion: (v) => seen.push(`${v.id}@${v.version}`),
+    });
+    expect(seen[0]).toBe('listed 3');
+    expect(seen.slice(1).sort()).toEqual(['chair@1.0.0', 'table@2.0.0']);
+    expect(loaded.problems.map(formatProblem).join('\n')).toContain('objects/table/versions/2.1.0/publication.json');
+  });
+});
+
 describe('onVersion', () => {
   it('hands over each version as soon as it checks clean, and never a version with a problem', async () => {
     const fx = await chair();

@@ -83,6 +83,30 @@ describe('startEarlyCopies', () => {
     expect((await emptyOrAbsent(out)).existed).toBe(false);
   });
 
+  it('starts the thread with the first clean version when told up front that the check holds enough versions', async () => {
+    const out = join(work, 'expected');
+    const writer = new OutputWriter(out);
+    const from = manifests.length;
+    const copies = startEarlyCopies(writer, { from, existed: false, beforeStart: () => markOutputIncomplete(out) });
+    copies.expect(from - 1);
+    copies.add(data.registryRoot, manifests[0]!, 1);
+    expect(copies.started).toBe(false);
+    copies.expect(from);
+    copies.add(data.registryRoot, manifests[1]!, 2);
+    expect(copies.started).toBe(true);
+    // What it kept from before it started goes with it.
+    const expected = copiesOf(manifests.slice(0, 2));
+    await expect.poll(() => exists(writer.file(expected.at(-1)!.path)), { timeout: 30_000 }).toBe(true);
+    expect([...(await copies.finish())].sort()).toEqual(expected.map((c) => c.path).sort());
+
+    // Told after the end of the check, it starts nothing.
+    const late = startEarlyCopies(new OutputWriter(join(work, 'expected-late')), { from: 1, existed: false });
+    await late.finish();
+    late.expect(from);
+    late.add(data.registryRoot, manifests[0]!, 1);
+    expect(late.started).toBe(false);
+  });
+
   it('hands over the versions it kept once the thread starts', async () => {
     const out = join(work, 'later');
     const writer = new OutputWriter(out);

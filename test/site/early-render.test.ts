@@ -1,6 +1,6 @@
 /**
- * A build with no last build in its output folder starts its render threads while the registry is checked, and hands
- * them the data when the check ends; gltf-validator runs on a thread of its own meanwhile. The site is the one a build
+ * A build with no last build in its output folder starts its render threads as soon as the registry's versions are
+ * listed, while they are checked, and hands them the data when the check ends; gltf-validator runs on a thread of its own meanwhile. The site is the one a build
  * rendering and validating in its own thread makes, byte for byte.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -50,13 +50,14 @@ describe('render threads started during the check', () => {
     expect(again.stdout).toContain('0 pages rendered');
   });
 
-  it('stop when the check finds a problem: the build ends with it', { timeout: 120_000 }, async () => {
-    const reg = await registryFailingAfter('aso-early-broken-', 1);
+  it('start once the check has listed the versions, before any checks clean, and stop when it finds a problem', { timeout: 120_000 }, async () => {
+    // Its only version has a problem: the threads started on the listing, and the build ends with the problem.
+    const reg = await registryFailingAfter('aso-early-broken-', 0);
     try {
       const result = await buildSite({ outDir: join(reg.parent, 'dist'), registryDir: reg.root, env: { ASO_RENDER_THREADS: '1' } });
       expect(result.stdout).toContain(STARTED);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('registry/objects/fine/versions/1.0.1/publication.json: file: is missing');
+      expect(result.stderr).toContain('registry/objects/fine/versions/1.0.0/publication.json: file: is missing');
     } finally {
       await rm(reg.parent, { recursive: true, force: true });
     }

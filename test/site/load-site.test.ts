@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { representationPath } from '../../src/core/paths.ts';
 import { checkSite, loadSite } from '../../src/site/load-site.ts';
+import { repoRoot } from '../support/build-site.ts';
 import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 
 const URL = 'https://registry.example.org';
@@ -44,6 +45,17 @@ describe('checkSite', () => {
     expect(data.catalog.find((o) => o.id === 'whole-object')!.versions[0]!.thumbnail).toBe(whole!.thumbnail);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('no thumbnail');
+  });
+
+  it('sends every glTF file to the validation threads when the listing shows more versions than it validates before them', async () => {
+    const sample = { registryRoot: join(repoRoot, 'registry'), registryUrl: URL };
+    const versions = (await loadSite({ ...sample, cacheDir: join(cache, 'count') })).objects.reduce((n, o) => n + o.versions.length, 0);
+    // The sample's meshes (five distinct files) are fewer than its versions: without the listing's count, none would
+    // reach a thread that starts after `versions - 1` files.
+    const after = versions - 1;
+    const { validatedOnThreads, thumbnails } = await checkSite({ ...sample, cacheDir: join(cache, 'threads'), gltfThreads: { threads: 1, after, afterBytes: Infinity } });
+    await thumbnails;
+    expect(validatedOnThreads).toEqual({ files: 5, threads: 1 });
   });
 
   it('gives, once its thumbnails resolve, the data loadSite gives', async () => {
