@@ -21,8 +21,9 @@ import type { CopyThreadAnswer, CopyThreadData, CopyThreadRequest } from './copy
 import type { OutputWriter } from './output-writer.ts';
 
 /**
- * Versions checked clean before the copy thread starts, by default. Below that the build's thread copies them after the
- * check, as in a small build: the thread costs a start, and a few hundred versions' files copy in a fraction of a second.
+ * Versions checked clean before the copy thread starts, by default; a check that lists as many starts it with the first
+ * (see `expect`). Below that the build's thread copies them after the check, as in a small build: the thread costs a
+ * start, and a few hundred versions' files copy in a fraction of a second.
  */
 export const EARLY_COPY_VERSIONS = 500;
 
