@@ -7,8 +7,9 @@
  * The first files are validated on the calling thread: a registry of a few hundred small meshes is checked before a
  * thread has loaded the validator. A check that says up front that more are coming (`expect`, from its listing of the
  * version folders) has the threads start at once, and the calling thread validates none: it would otherwise spend its
- * first half second validating, and compiling the validator, while the other cores wait. Where the thread's module is not there (a bundle that left it out, as the page
- * renderer's does), every file is validated on the calling thread, as with one core.
+ * first half second validating, and compiling the validator, while the other cores wait. Where the thread's module is
+ * not there (a bundle that left it out, as the page renderer's does), every file is validated on the calling thread, as
+ * with one core.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -147,8 +147,8 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
       copies = startEarlyCopies(writer, { from: copyFrom, existed: out.existed, beforeStart });
     }
   }
-  // The threads start as soon as the check has listed the versions, before it reads the first: the listing takes a
-  // fraction of a second, and the first versions (500 meshes validated on this thread, before) no longer run alone.
+  // The threads start as soon as the check has listed the versions, before it reads the first (the listing takes a
+  // fraction of a second): this thread no longer checks the first 500 versions alone while the other core waits.
   const onListed = (versions: number): void => {
     startEarly(versions);
     copies?.expect(versions);
