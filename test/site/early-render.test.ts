@@ -1,7 +1,7 @@
 /**
  * A build with no last build in its output folder starts its render threads as soon as the registry's versions are
- * listed, while they are checked, and hands them the data when the check ends; gltf-validator runs on a thread of its own meanwhile. The site is the one a build
- * rendering and validating in its own thread makes, byte for byte.
+ * listed, while they are checked, and hands them the data when the check ends; gltf-validator runs on a thread of its
+ * own meanwhile. The site is the one a build rendering and validating in its own thread makes, byte for byte.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
