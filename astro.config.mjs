@@ -1,11 +1,10 @@
 // @ts-check
 // The pages, layouts and components of the site. `astro build` compiles them into the page renderer (a server bundle
 // and the client bundle); `npm run build` renders the registry's pages with it and writes everything else itself
-// (src/site/build-site.ts). `astro dev` serves the registry of the environment from the same code.
+// (src/site/build/build-site.ts). `astro dev` serves the registry of the environment from the same code.
 import { defineConfig } from 'astro/config';
 import { registryUrl } from './src/registry/registry-url.ts';
-import { renderFastPath } from './src/site/render-fast-path.ts';
-import { rendererAdapter } from './src/site/renderer-adapter.ts';
+import { rendererAdapter } from './src/site/render/renderer-adapter.ts';
 
 export default defineConfig({
   site: registryUrl(),
@@ -13,8 +12,6 @@ export default defineConfig({
   adapter: rendererAdapter(),
   trailingSlash: 'ignore',
   vite: {
-    // Astro's templates rendered without a buffer for each expression that is done at once (src/site/render-fast-path.ts).
-    plugins: [renderFastPath()],
     // <model-viewer> with three is one lazily loaded chunk of about 1 MB; nothing else comes near it.
     build: { chunkSizeWarningLimit: 1200 },
   },

@@ -1,16 +1,15 @@
-// The build's own code (scripts/build-site.ts and what it imports from src/), bundled by esbuild into one JavaScript
-// module per version of that code, so that `npm run build` starts without a TypeScript loader: through tsx, loading
-// the build's modules took 0.9-1.2 s of every build; the bundle loads in about 0.45 s, most of it the packages it
-// imports (sharp, gltf-validator, Pagefind), which stay outside it. Plain JavaScript, like scripts/build.mjs.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+// The build's own code (scripts/build-site.ts and what it imports from src/) and its thread modules, bundled by esbuild
+// once per version of that code, so that `npm run build` starts without a TypeScript loader (see docs/build.md).
+// Plain JavaScript, like scripts/build.mjs.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 
 /** What the bundle is made from, relative to the project: a change to any of these makes another bundle. */
 const INPUTS = ['src', 'scripts/build-site.ts', 'package-lock.json', 'tsconfig.json'];
 
-/** Files the bundle loads beside itself by their path (`new URL('./x', import.meta.url)`), copied into its folder. */
-const BESIDE = ['src/site/render-worker-entry.mjs'];
+/** The thread modules the build starts (src/io/worker-pool.ts finds each as `<name>.mjs` beside the bundle's entry). */
+const THREAD_MODULES = ['src/registry/gltf-validation-thread.ts', 'src/site/render/render-thread.ts'];
 
 /** The files under `path` (a folder, recursively, or a file), with their size and modification time. */
 function stamps(root, path) {
@@ -60,13 +59,7 @@ export async function buildBundle(root) {
   try {
     const { build } = await import('esbuild');
     await build({
-      // The build, and the modules its copy thread (src/site/early-copies.ts) and its glTF validation threads
-      // (src/registry/gltf-validation-threads.ts) start from, each with what it imports.
-      entryPoints: [
-        join(root, 'scripts', 'build-site.ts'),
-        join(root, 'src', 'site', 'copy-thread-entry.ts'),
-        join(root, 'src', 'registry', 'gltf-validation-thread-entry.ts'),
-      ],
+      entryPoints: [join(root, 'scripts', 'build-site.ts'), ...THREAD_MODULES.map((file) => join(root, ...file.split('/')))],
       outdir: staging,
       entryNames: '[name]',
       outExtension: { '.js': '.mjs' },
@@ -79,7 +72,6 @@ export async function buildBundle(root) {
       sourcemap: 'linked',
       logLevel: 'silent',
     });
-    for (const file of BESIDE) copyFileSync(join(root, file), join(staging, file.split('/').at(-1)));
     try {
       renameSync(staging, dir);
     } catch (error) {

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cacheDir, registryDir } from '../src/registry/registry-dir.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
-import { buildSite } from '../src/site/build-site.ts';
+import { buildSite } from '../src/site/build/build-site.ts';
 
 const { values } = parseArgs({ options: { root: { type: 'string' }, outDir: { type: 'string' } }, strict: true });
 const root = resolve(values.root ?? '.');

@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 // `npm run build`: the build (scripts/build-site.ts, bundled into plain JavaScript once per version of the code by
-// scripts/build-bundle.mjs) in a child process whose V8 heap is bounded (ASO_BUILD_HEAP_MB, else 640 MiB or 9 MiB per
-// thousand versions, whichever is more, and with the default bound a larger young generation and an old generation that
-// starts larger: scripts/build-heap.mjs), and with TurboFan inlining less (scripts/build-compiler.mjs).
-// Without a bound V8 lets garbage pile up to several times the live data while thousands of pages render. Plain
-// JavaScript, so that it starts in milliseconds and weighs almost nothing beside the build.
+// scripts/build-bundle.mjs) in a child process whose heap is bounded (scripts/build-heap.mjs). Plain JavaScript, so
+// that it starts without a TypeScript loader and weighs almost nothing beside the build.
 //
-// A build that fails after it began writing the output folder leaves a marker there (src/site/stale-output.ts,
+// A build that fails after it began writing the output folder leaves a marker there (src/site/output/stale-output.ts,
 // INCOMPLETE_MARKER); the folder is then removed here, a top-level .git (a deploy checkout) excepted, so that no deploy
 // step publishes half a site. A build that fails earlier (a registry problem) has not touched the folder.
 import { spawn } from 'node:child_process';
@@ -15,14 +12,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildBundle } from './build-bundle.mjs';
-import { COMPILER_FLAGS } from './build-compiler.mjs';
-import { buildMemory, v8FlagsFor } from './build-heap.mjs';
+import { buildHeapMb } from './build-heap.mjs';
 
 const INCOMPLETE_MARKER = '.build-incomplete';
 
-let memory;
+let heapMb;
 try {
-  memory = buildMemory();
+  heapMb = buildHeapMb();
 } catch (error) {
   process.stderr.write(`${error.message}\n`);
   process.exit(2);
@@ -40,11 +36,7 @@ try {
   process.stderr.write(`build failed: the build's code could not be bundled: ${error.message}\n`);
   process.exit(1);
 }
-// libuv's thread pool keeps its default size (4): the build's file operations and sharp's images share it, and more
-// threads than that on a 2-core machine made a cold build of 10,000 versions slower (72 s at 2 and 4 threads, 96 s at
-// 8, 102 s at 32), the threads spending their time waking each other.
-const { heapMb } = memory;
-const child = spawn(process.execPath, [...v8FlagsFor(memory), ...COMPILER_FLAGS, '--enable-source-maps', entry, ...args], { stdio: 'inherit' });
+const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '--enable-source-maps', entry, ...args], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => {
   if (code === 134 || signal === 'SIGABRT') {

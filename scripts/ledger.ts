@@ -8,17 +8,18 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isDateTime, ledgerFrom } from '../src/core/ledger.ts';
-import { parseVersionRef } from '../src/core/object-id.ts';
+import { isDateTime, ledgerFrom } from '../src/core/log/ledger.ts';
+import { parseVersionRef } from '../src/core/format/object-id.ts';
 import { writeFileAtomic } from '../src/io/atomic-file.ts';
 import { appendLedgerEntry } from '../src/publish/append-ledger.ts';
-import { allPublications, ledgerPath, publicationOf, readOptionalText } from '../src/registry/ledger-file.ts';
+import { allPublications, ledgerPath, publicationOf } from '../src/registry/ledger-file.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { retractVersion } from '../src/publish/retract-version.ts';
 import { signVersion } from '../src/publish/sign-version.ts';
 import { PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../src/io/signer-key.ts';
 import { checkVersionFolder, exists, targetDir } from '../src/publish/write-version.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
+import { readOptionalText } from '../src/io/read-optional-text.ts';
 
 const USAGE = `usage: npx tsx scripts/ledger.ts <command> [--registry <dir>]
 

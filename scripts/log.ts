@@ -11,18 +11,19 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkpointNote } from '../src/core/checkpoint.ts';
-import { formatCount } from '../src/core/format-count.ts';
+import { checkpointNote } from '../src/core/log/checkpoint.ts';
+import { formatCount } from '../src/core/documents/format-count.ts';
 import { LOG_KEY_VARIABLES, PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../src/io/signer-key.ts';
 import { generateLogKey, generatePublisherKey, KEYS_DIR } from '../src/publish/keygen.ts';
 import { signVersion } from '../src/publish/sign-version.ts';
 import { registryDir } from '../src/registry/registry-dir.ts';
-import { LOG_KEY_FILE, loadRegistryKeys } from '../src/registry/registry-keys.ts';
+import { loadRegistryKeys } from '../src/registry/registry-keys.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
-import { checkSigningKey } from '../src/site/log-files.ts';
-import { readSiteLog, logOrigin } from '../src/site/site-log.ts';
+import { checkSigningKey } from '../src/site/build/log-files.ts';
+import { readSiteLog, logOrigin } from '../src/site/data/site-log.ts';
 import { verifySite, type SiteProgress } from '../src/sdk/verify-site.ts';
-import { parseVersionRef } from '../src/core/object-id.ts';
+import { parseVersionRef } from '../src/core/format/object-id.ts';
+import { LOG_KEY_FILE } from '../src/registry/registry-files.ts';
 
 const USAGE = `usage: npm run log -- <command> [--registry <dir>]
 

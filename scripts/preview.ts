@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPreview } from '../src/site/preview-server.ts';
+import { startPreview } from '../src/site/serve/preview-server.ts';
 
 const USAGE = 'usage: npm run preview [-- --port 4321] [-- --host 127.0.0.1] [-- --dir dist]';
 

@@ -39,7 +39,7 @@ export function createModel(name: string): Model {
 }
 
 /** The part of `model` that holds triangles of `material`, created on first use. */
-export function partFor(model: Model, material: Material): MeshPart {
+function partFor(model: Model, material: Material): MeshPart {
   let part = model.parts.find((p) => p.material === material);
   if (!part) {
     part = { material, positions: [], normals: [], uvs: [], indices: [] };
@@ -48,7 +48,7 @@ export function partFor(model: Model, material: Material): MeshPart {
   return part;
 }
 
-export function addVertex(part: MeshPart, p: Vec3, n: Vec3, uv: [number, number]): number {
+function addVertex(part: MeshPart, p: Vec3, n: Vec3, uv: [number, number]): number {
   const len = Math.hypot(n[0], n[1], n[2]) || 1;
   part.positions.push(p[0], p[1], p[2]);
   part.normals.push(n[0] / len, n[1] / len, n[2] / len);
@@ -57,7 +57,7 @@ export function addVertex(part: MeshPart, p: Vec3, n: Vec3, uv: [number, number]
 }
 
 /** Adds a triangle, wound counter-clockwise as seen from the side its vertex normals face; skips degenerate ones. */
-export function addTriangle(part: MeshPart, a: number, b: number, c: number): void {
+function addTriangle(part: MeshPart, a: number, b: number, c: number): void {
   const P = part.positions;
   const N = part.normals;
   const e1 = [P[b * 3]! - P[a * 3]!, P[b * 3 + 1]! - P[a * 3 + 1]!, P[b * 3 + 2]! - P[a * 3 + 2]!];

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
-import type { World } from '../../src/core/types.ts';
+import type { World } from '../../src/core/format/types.ts';
 import { SAMPLE_VERSIONS, SAMPLE_WORLDS } from './sample-catalog.ts';
 import { assembleVersion, jsonBytes, type AssembledVersion, type SampleVersion } from './sample-version.ts';
 
@@ -40,7 +40,7 @@ export class PublishedVersionError extends Error {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Mistakes in the catalogue itself: duplicates, malformed UUIDs, and references to versions or publications that do not exist. */
-export function catalogProblems(versions: readonly SampleVersion[], worlds: readonly World[]): string[] {
+function catalogProblems(versions: readonly SampleVersion[], worlds: readonly World[]): string[] {
   const problems: string[] = [];
   const byKey = new Map<string, SampleVersion>();
   for (const v of versions) {

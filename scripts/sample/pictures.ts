@@ -27,7 +27,7 @@ const plain = (_x: number, y: number, _w: number, h: number): Vec3 => {
 };
 
 /** Options of `picture`. */
-export interface PictureOptions {
+interface PictureOptions {
   width: number;
   height: number;
   azimuth: number;
@@ -37,7 +37,7 @@ export interface PictureOptions {
 }
 
 /** Renders and encodes one picture of a model. */
-export async function picture(model: Model, options: PictureOptions): Promise<Picture> {
+async function picture(model: Model, options: PictureOptions): Promise<Picture> {
   const width = options.width * SUPERSAMPLE;
   const height = options.height * SUPERSAMPLE;
   const camera = frameCamera(model, options.azimuth, options.elevation, width / height);

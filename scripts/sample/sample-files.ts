@@ -28,7 +28,7 @@ export interface SampleFiles {
 }
 
 /** What every sample glTF says made it. */
-export const GLTF_GENERATOR = 'aso-registry sample (glTF-Transform)';
+const GLTF_GENERATOR = 'aso-registry sample (glTF-Transform)';
 
 /** The model as `mesh.glb` or as a self-contained `mesh.gltf`, checked with gltf-validator (no errors allowed). */
 export async function meshFile(model: Model, container: 'glb' | 'gltf', id = 'mesh'): Promise<SampleFile> {

@@ -1,13 +1,13 @@
 /** A sample object version as the catalogue declares it, and how it becomes a manifest and a publication record. */
 import { createHash } from 'node:crypto';
-import { representationPath, representationUrl, versionDir } from '../../src/core/paths.ts';
-import { hexToSri, sriOf } from '../../src/core/sri.ts';
-import { MANIFEST_SCHEMA, type Manifest, type PublicationRecord, type Representation } from '../../src/core/types.ts';
-import { manifestProblems } from '../../src/core/validate-manifest.ts';
+import { representationPath, representationUrl, versionDir } from '../../src/core/format/paths.ts';
+import { hexToSri, sriOf } from '../../src/core/format/sri.ts';
+import { MANIFEST_SCHEMA, type Manifest, type PublicationRecord, type Representation } from '../../src/core/format/types.ts';
+import { manifestProblems } from '../../src/core/format/validate-manifest.ts';
 import type { SampleFile, SampleFiles } from './sample-files.ts';
 
 /** A record that replaces an earlier one whose published metadata was wrong. */
-export interface Correction {
+interface Correction {
   reason: string;
   sourceObject: { id: string; version: string };
   sourcePublicationId: string;
@@ -37,10 +37,10 @@ export interface SampleVersion {
 }
 
 /** The prefix every sample prompt starts with. */
-export const PROMPT_PREFIX = 'Studio photograph of a single object on a plain backdrop: ';
+const PROMPT_PREFIX = 'Studio photograph of a single object on a plain backdrop: ';
 
 /** Who provides the sample generators. */
-export const GENERATOR_PROVIDER = 'aso-registry sample script';
+const GENERATOR_PROVIDER = 'aso-registry sample script';
 
 /** A version ready to write: paths relative to `registry/` and their exact bytes. */
 export interface AssembledVersion {

@@ -11,10 +11,10 @@ import { rm } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { loadRegistry } from '../registry/load-registry.ts';
 import { isGltf, validateGltfBytes } from '../registry/validate-gltf.ts';
-import { makeThumbnail, thumbnailSourceFile } from '../site/thumbnails.ts';
+import { makeThumbnail, thumbnailSourceFile } from '../site/data/thumbnails.ts';
 
 /** CPU time (user + system, every thread of this process) and wall time of one part of the floor. */
-export interface CpuTime {
+interface CpuTime {
   cpuMs: number;
   wallMs: number;
 }

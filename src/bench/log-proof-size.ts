@@ -3,15 +3,15 @@
  * lines (signed ones, the longest kind), the size of an inclusion proof and of the `log` object of agent.json, of a
  * consistency proof from an older checkpoint, and of the tiles a site serves.
  */
-import { toBase64 } from '../core/base64.ts';
-import { checkpointNote } from '../core/checkpoint.ts';
-import { ledgerLine, type LedgerEntry } from '../core/ledger.ts';
-import { MerkleTree } from '../core/merkle-tree.ts';
-import { generateKey } from '../core/signed-note.ts';
-import { consistencyRanges, inclusionRanges } from '../core/merkle-tree.ts';
-import { hashTiles, tilesForRanges } from '../core/tlog-tiles.ts';
-import { versionLog } from '../core/version-log.ts';
-import { HASH_SIZE } from '../core/merkle-tree.ts';
+import { toBase64 } from '../core/log/base64.ts';
+import { checkpointNote } from '../core/log/checkpoint.ts';
+import { ledgerLine, type LedgerEntry } from '../core/log/ledger.ts';
+import { MerkleTree } from '../core/log/merkle-tree.ts';
+import { generateKey } from '../core/log/signed-note.ts';
+import { consistencyRanges, inclusionRanges } from '../core/log/merkle-tree.ts';
+import { hashTiles, tilesForRanges } from '../core/log/tlog-tiles.ts';
+import { versionLog } from '../core/log/version-log.ts';
+import { HASH_SIZE } from '../core/log/merkle-tree.ts';
 
 /** The figures. */
 export interface LogProofSize {

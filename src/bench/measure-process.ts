@@ -96,7 +96,7 @@ export function measureProcess(
   let peak = 0;
   const hwm = new Map<number, number>();
   // Synchronous, and the process tree listed again only every tenth sample: the sampler shares the machine with what
-  // it measures (reading every process's /proc files asynchronously every 100 ms took about a quarter of a core).
+  // it measures, so it reads as little as it can, without a promise per file.
   let tree: number[] = [];
   let samples = 0;
   const sample = (): void => {

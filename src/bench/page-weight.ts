@@ -4,7 +4,7 @@ import { dirname, join, posix, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** Bytes of a page or its scripts, raw and gzip-compressed (what a CDN sends). */
-export interface Weight {
+interface Weight {
   bytes: number;
   gzipBytes: number;
 }

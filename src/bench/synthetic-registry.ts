@@ -2,14 +2,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendToLedger, ledgerFrom, LEDGER_FILE, type LedgerPublication } from '../core/ledger.ts';
-import { representationUrl, versionDir } from '../core/paths.ts';
-import { sriFromDigest } from '../core/sri.ts';
-import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
+import { appendToLedger, ledgerFrom, LEDGER_FILE, type LedgerPublication } from '../core/log/ledger.ts';
+import { representationUrl, versionDir } from '../core/format/paths.ts';
+import { sriFromDigest } from '../core/format/sri.ts';
+import type { Manifest, PublicationRecord, Representation } from '../core/format/types.ts';
 import pLimit from 'p-limit';
 
 /** How many versions each synthetic object holds (the last object may hold fewer). */
-export const VERSIONS_PER_OBJECT = 5;
+const VERSIONS_PER_OBJECT = 5;
 
 const TAGS = ['chair', 'table', 'lamp', 'vase', 'rock', 'tree', 'tool', 'toy', 'crate', 'bottle'];
 

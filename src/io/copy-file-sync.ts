@@ -1,9 +1,8 @@
 /**
  * Copying a file synchronously with its times. A small file is copied by reading it and writing its bytes, not by the
- * kernel's copy: `copyFileSync` tries a clone, then copies through the kernel with several calls more per file, and on
- * a 2-core ext4 machine it cost 130-190 us of CPU for a file of 1-20 KB against 50-105 us read and written (4,000 of
- * the bench's published files, and 1,500 files of 20 KB). From about 100 KB on the two cost the same, and above that
- * the kernel's copy (a clone on a file system that can) is kept.
+ * kernel's copy: `copyFileSync` tries a clone, then copies through the kernel with several more system calls per file,
+ * which for a small file cost more CPU than the bytes themselves. A larger file keeps the kernel's copy (a clone on a
+ * file system that can; see docs/decisions/0010-write-only-changed-output-and-sweep.md).
  */
 import { closeSync, constants, copyFileSync, futimesSync, openSync, readFileSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 

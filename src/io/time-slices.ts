@@ -6,7 +6,7 @@
  */
 
 /** Milliseconds of synchronous work between two turns of the event loop, by default. */
-export const SLICE_MS = 8;
+const SLICE_MS = 8;
 
 /**
  * Runs synchronous jobs one after another, in the order given, in slices of at most `sliceMs` with a turn of the event

@@ -1,8 +1,8 @@
 /** `astro dev` only: the site's documents (agent.json, the JSON API, feeds, sitemap), which the build writes itself. */
 import type { APIRoute } from 'astro';
-import { contentTypeOf } from '../core/content-types.ts';
-import { siteData } from '../site/site-data.ts';
-import { siteDocuments } from '../site/site-documents.ts';
+import { contentTypeOf } from '../core/format/content-types.ts';
+import { siteData } from '../site/data/site-data.ts';
+import { siteDocuments } from '../site/build/site-documents.ts';
 
 export const GET: APIRoute = async ({ params }) => {
   const doc = (await siteDocuments(await siteData())).find((d) => d.path === params.document);

@@ -4,10 +4,11 @@
  */
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { appendToLedger, ledgerFrom, verifyLedger, type LedgerEntry, type LedgerPublication } from '../core/ledger.ts';
+import { appendToLedger, ledgerFrom, verifyLedger, type LedgerEntry, type LedgerPublication } from '../core/log/ledger.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
 import { withFileLock } from '../io/file-lock.ts';
-import { allPublications, ledgerPath, readOptionalText } from '../registry/ledger-file.ts';
+import { allPublications, ledgerPath } from '../registry/ledger-file.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
 
 const queues = new Map<string, Promise<unknown>>();
 

@@ -1,10 +1,9 @@
 /** `--correct <id>@<version> --reason <text>`: a new version with fixed metadata, the same bytes, and `provenance.correction`. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseVersionRef } from '../core/object-id.ts';
-import { sriOf } from '../core/sri.ts';
-import type { Representation } from '../core/types.ts';
-import { REPRESENTATIONS_DIR } from '../registry/check-version.ts';
+import { parseVersionRef } from '../core/format/object-id.ts';
+import { sriOf } from '../core/format/sri.ts';
+import type { Representation } from '../core/format/types.ts';
 import { prepareCommit, publishBranch } from './git-publish.ts';
 import { planVersion, publishedVersions, readVersion } from './plan-version.ts';
 import { PublishError, usageError } from './publish-error.ts';
@@ -12,6 +11,7 @@ import { publishVersion } from './publish-version.ts';
 import { createReporter, type SubmitIo } from './reporter.ts';
 import { checkMetadataFlags, publisherOf, publisherSigner, type Context, type SubmitResult } from './publish-context.ts';
 import { rfc3339, type VersionFile } from './version-draft.ts';
+import { REPRESENTATIONS_DIR } from '../registry/registry-files.ts';
 
 /** One entry of a source manifest's `provenance.outputs`, as far as a correction reads it. */
 interface Output {

@@ -67,7 +67,7 @@ export async function gitUserName(cwd: string): Promise<string | undefined> {
 
 /** Creates the branch and commits exactly `paths` (relative to the top folder); returns the commit. Undoes the branch on failure. */
 export async function commitOnBranch(target: GitTarget, paths: string[], message: string): Promise<string> {
-  const { top, branch, start } = target;
+  const { top, branch } = target;
   let switched = false;
   try {
     await run(['switch', '-q', '-c', branch], top);

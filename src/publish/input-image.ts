@@ -18,7 +18,7 @@ export interface InputImage {
 }
 
 /** The largest input image read, in bytes. */
-export const MAX_INPUT_BYTES = 50 * 1024 * 1024;
+const MAX_INPUT_BYTES = 50 * 1024 * 1024;
 
 const READABLE = ['jpeg', 'png', 'webp', 'avif', 'heif', 'gif', 'tiff'];
 

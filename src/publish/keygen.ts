@@ -5,10 +5,11 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { generateKey, type SignerKey } from '../core/signed-note.ts';
+import { generateKey, type SignerKey } from '../core/log/signed-note.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
-import { LOG_KEY_FILE, publisherKeyPath } from '../registry/registry-keys.ts';
+import { publisherKeyPath } from '../registry/registry-keys.ts';
 import { PublishError } from './publish-error.ts';
+import { LOG_KEY_FILE } from '../registry/registry-files.ts';
 
 /** The folder private keys go to by default, relative to the repository: listed in `.gitignore`. */
 export const KEYS_DIR = '.aso-keys';

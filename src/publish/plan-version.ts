@@ -1,15 +1,15 @@
 /** Which version a publish creates, and the metadata it carries over from the object's latest version. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { latestVersion } from '../core/latest.ts';
-import { objectIdProblem } from '../core/object-id.ts';
-import { bumpVersion, isExactVersion, versionProblem } from '../core/version.ts';
-import type { Manifest, PublicationRecord } from '../core/types.ts';
-import { MANIFEST_FILE, PUBLICATION_FILE } from '../registry/check-version.ts';
+import { latestVersion } from '../core/format/latest.ts';
+import { objectIdProblem } from '../core/format/object-id.ts';
+import { bumpVersion, isExactVersion, versionProblem } from '../core/format/version.ts';
+import type { Manifest, PublicationRecord } from '../core/format/types.ts';
 import { readLedgerCheckpoint } from '../registry/ledger-file.ts';
 import { PublishError, usageError } from './publish-error.ts';
 import type { Bump } from './submit-options.ts';
 import { targetDir } from './write-version.ts';
+import { MANIFEST_FILE, PUBLICATION_FILE } from '../registry/registry-files.ts';
 
 /** The new version of an object and what is known of the object so far. */
 export interface VersionPlan {

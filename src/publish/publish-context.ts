@@ -1,5 +1,5 @@
 /** What every kind of publish shares: its resolved settings, its result, the publisher and the metadata flags. */
-import type { SignerKey } from '../core/signed-note.ts';
+import type { SignerKey } from '../core/log/signed-note.ts';
 import { PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { gitUserName } from './git-publish.ts';
 import { usageError } from './publish-error.ts';

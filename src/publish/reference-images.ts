@@ -2,10 +2,10 @@
 import type { VersionFile } from './version-draft.ts';
 
 /** The longest side of the preview, in pixels. */
-export const PREVIEW_SIZE = 400;
+const PREVIEW_SIZE = 400;
 
 /** The longest side of the reference image, in pixels (larger inputs are scaled down). */
-export const REFERENCE_MAX = 2048;
+const REFERENCE_MAX = 2048;
 
 /**
  * The input re-encoded as JPEG: turned upright by its EXIF orientation, transparency flattened on white,

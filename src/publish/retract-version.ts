@@ -1,9 +1,10 @@
 /** Appending to `registry/retractions.jsonl` on disk. */
 import { join } from 'node:path';
-import { appendRetraction, parseRetractions, RETRACTIONS_FILE, type RetractionEntry } from '../core/retractions.ts';
+import { appendRetraction, parseRetractions, RETRACTIONS_FILE, type RetractionEntry } from '../core/log/retractions.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
-import { publicationOf, readOptionalText } from '../registry/ledger-file.ts';
+import { publicationOf } from '../registry/ledger-file.ts';
 import { serialized } from './append-ledger.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
 
 /** Absolute path of the retractions file of the registry folder `registryRoot`. */
 export function retractionsPath(registryRoot: string): string {

@@ -4,17 +4,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LEDGER_FILE, verifyLedger } from '../core/ledger.ts';
-import { signPublication } from '../core/publication-signature.ts';
-import type { SignerKey } from '../core/signed-note.ts';
-import type { PublicationRecord } from '../core/types.ts';
+import { LEDGER_FILE, verifyLedger } from '../core/log/ledger.ts';
+import { signPublication } from '../core/log/publication-signature.ts';
+import type { SignerKey } from '../core/log/signed-note.ts';
+import type { PublicationRecord } from '../core/format/types.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
-import { PUBLICATION_FILE } from '../registry/check-version.ts';
 import { signatureProblems } from '../registry/check-signature.ts';
-import { publicationOf, readOptionalText } from '../registry/ledger-file.ts';
+import { publicationOf } from '../registry/ledger-file.ts';
 import { loadRegistryKeys } from '../registry/registry-keys.ts';
 import { PublishError } from './publish-error.ts';
 import { targetDir } from './write-version.ts';
+import { PUBLICATION_FILE } from '../registry/registry-files.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
 
 /** What signing did. */
 export interface SignedVersionResult {

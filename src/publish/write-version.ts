@@ -6,19 +6,20 @@ import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
-import { LEDGER_FILE, signedFields } from '../core/ledger.ts';
-import { versionDir } from '../core/paths.ts';
-import type { Manifest, PublicationRecord } from '../core/types.ts';
-import { checkVersion, MANIFEST_FILE, PUBLICATION_FILE, REPRESENTATIONS_DIR } from '../registry/check-version.ts';
+import { LEDGER_FILE, signedFields } from '../core/log/ledger.ts';
+import { versionDir } from '../core/format/paths.ts';
+import type { Manifest, PublicationRecord } from '../core/format/types.ts';
+import { checkVersion } from '../registry/check-version.ts';
 import { sha256File } from '../io/hash-file.ts';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../io/atomic-file.ts';
-import { readOptionalText } from '../registry/ledger-file.ts';
 import { appendLedgerEntry } from './append-ledger.ts';
 import { formatProblem } from '../registry/registry-model.ts';
 import { loadRegistryKeys } from '../registry/registry-keys.ts';
 import { PublishError } from './publish-error.ts';
 import type { VersionDraft } from './version-draft.ts';
+import { MANIFEST_FILE, PUBLICATION_FILE, REPRESENTATIONS_DIR } from '../registry/registry-files.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
 
 /** A version written to a staging folder, not yet in the registry. */
 export interface StagedVersion {

@@ -1,15 +1,16 @@
 /**
  * The registry's image rule: a representation whose media type `browser-image` shows must hold an image of that very
  * format, so that a browser and the thumbnail step read it. Only the header is read, never the pixels: from the bytes in
- * memory for the plain cases (core/image-header.ts), by sharp otherwise. The header read is kept with the file, so that
+ * memory for the plain cases (core/format/image-header.ts, see docs/decisions/0002-image-headers-from-bytes.md), by
+ * sharp otherwise. The header read is kept with the file, so that
  * the thumbnail step need not read it again.
  */
 import sharp from 'sharp';
-import { RUNTIMES } from '../core/compatibility.ts';
-import { readImageHeader, type ImageHeader } from '../core/image-header.ts';
+import { RUNTIMES } from '../core/format/compatibility.ts';
+import { readImageHeader, type ImageHeader } from '../core/format/image-header.ts';
 import type { FileDigest } from '../io/hash-file.ts';
 
-export type { ImageHeader } from '../core/image-header.ts';
+export type { ImageHeader } from '../core/format/image-header.ts';
 
 /** sharp's name (and, for HEIF, the compression) of the format each image media type must hold. */
 const EXPECTED: Record<string, { format: string; compression?: string; name: string }> = {
@@ -20,7 +21,7 @@ const EXPECTED: Record<string, { format: string; compression?: string; name: str
 };
 
 /** The media types the image runtime shows, each of which `imageProblem` checks. */
-export const IMAGE_MEDIA_TYPES: readonly string[] = RUNTIMES.find((r) => r.id === 'browser-image')?.mediaTypes ?? [];
+const IMAGE_MEDIA_TYPES: readonly string[] = RUNTIMES.find((r) => r.id === 'browser-image')?.mediaTypes ?? [];
 
 /** True when a representation is an image that must pass `imageProblem`. */
 export function isImage(rep: { mediaType: string }): boolean {

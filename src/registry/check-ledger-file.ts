@@ -1,11 +1,11 @@
 /** The ledger rules of `npm run check` and the build: a valid chain, exactly one matching line per version, no line without a version. */
 import { join } from 'node:path';
-import { LEDGER_FILE, verifyLedger, type LedgerEntry } from '../core/ledger.ts';
-import { versionDir } from '../core/paths.ts';
-import type { PublicationRecord } from '../core/types.ts';
-import { PUBLICATION_FILE } from './check-version.ts';
+import { LEDGER_FILE, verifyLedger, type LedgerEntry } from '../core/log/ledger.ts';
+import { versionDir } from '../core/format/paths.ts';
+import type { PublicationRecord } from '../core/format/types.ts';
 import { readLineFile } from './line-file.ts';
 import type { Problem } from './registry-model.ts';
+import { PUBLICATION_FILE } from './registry-files.ts';
 
 /** A version folder found in the tree, with its publication record when that was well-formed. */
 export interface KnownVersion {

@@ -1,6 +1,6 @@
 /** The rules of `publication.json` (DESIGN §4). */
-import type { SchemaProblem } from '../core/json-shape.ts';
-import { compileShape } from '../core/json-shape.ts';
+import type { SchemaProblem } from '../core/format/json-shape.ts';
+import { compileShape } from '../core/format/json-shape.ts';
 
 const SRI = '^sha256-[A-Za-z0-9+/]{43}=$';
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

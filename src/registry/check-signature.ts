@@ -1,9 +1,9 @@
 /** The publisher-signature rules of a version's `publication.json`: a signature verifies, and new versions may have to be signed. */
-import { publicationSignatureProblem } from '../core/publication-signature.ts';
-import type { VerifierKey } from '../core/signed-note.ts';
-import type { PublicationRecord } from '../core/types.ts';
-import type { SchemaProblem } from '../core/validate-manifest.ts';
-import { PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from './registry-keys.ts';
+import { publicationSignatureProblem } from '../core/log/publication-signature.ts';
+import type { VerifierKey } from '../core/log/signed-note.ts';
+import type { PublicationRecord } from '../core/format/types.ts';
+import type { SchemaProblem } from '../core/format/validate-manifest.ts';
+import { PUBLISHERS_DIR, PUBLISHER_KEY_EXT } from '../core/log/publication-signature.ts';
 
 /** What the signature check needs to know of the registry. */
 export interface SignatureRules {

@@ -1,9 +1,9 @@
 /** Reads and checks one version folder, `objects/<id>/versions/<version>/` (DESIGN §4, §10). */
 import { basename, dirname, join, resolve } from 'node:path';
-import type { GltfCheck } from '../core/gltf-rules.ts';
-import { representationUrl } from '../core/paths.ts';
-import type { Manifest, PublicationRecord, Representation } from '../core/types.ts';
-import { manifestProblems } from '../core/validate-manifest.ts';
+import type { GltfCheck } from '../core/format/gltf-rules.ts';
+import { representationUrl } from '../core/format/paths.ts';
+import type { Manifest, PublicationRecord, Representation } from '../core/format/types.ts';
+import { manifestProblems } from '../core/format/validate-manifest.ts';
 import { publicationProblems } from './check-publication.ts';
 import { readRegistryJson } from './read-registry-json.ts';
 import { signatureProblems, type SignatureRules } from './check-signature.ts';
@@ -13,10 +13,8 @@ import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import type { Problem, RegistryFile, RegistryVersion } from './registry-model.ts';
 import { isGltf, validateHashedGltf } from './validate-gltf.ts';
 import { checkHashedImage, isImage, type ImageCheck } from './check-image.ts';
+import { MANIFEST_FILE, PUBLICATION_FILE, REPRESENTATIONS_DIR } from './registry-files.ts';
 
-export const MANIFEST_FILE = 'aso.object.json';
-export const PUBLICATION_FILE = 'publication.json';
-export const REPRESENTATIONS_DIR = 'representations';
 
 const VERSION_ENTRIES: Record<string, 'file' | 'dir'> = {
   [MANIFEST_FILE]: 'file',

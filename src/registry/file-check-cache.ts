@@ -2,15 +2,16 @@
  * A content-keyed cache of file checks for the build: "the file whose content git knows as this blob (and has this
  * size) has this byte length and hash", or for a file git does not know as it is, "the file at this path, with this
  * size, mtime, ctime and inode, has ..."; and "bytes with this hash passed (or failed) gltf-validator, with this
- * inventory and these notes". Each file is hashed and validated once. The blob keys hold in any clone at any path (a CI run restoring the cache of an earlier
- * one); the stat keys only where the files were hashed. Kept in `cacheDir()`, which may be deleted at any time.
+ * inventory and these notes". Each file is hashed and validated once. The blob keys hold in any clone at any path (a
+ * CI run restoring the cache of an earlier one); the stat keys only where the files were hashed. Kept in `cacheDir()`,
+ * which may be deleted at any time (see docs/decisions/0001-content-keyed-caches.md).
  */
 import { statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { git } from '../io/git.ts';
 import * as gltfValidator from 'gltf-validator';
-import type { GltfCheck } from '../core/gltf-rules.ts';
+import type { GltfCheck } from '../core/format/gltf-rules.ts';
 import type { GltfFileValidator, ImageFileChecker } from './check-version.ts';
 import { checkHashedImage, type ImageCheck } from './check-image.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';
@@ -34,7 +35,7 @@ export interface FileCheckCache {
 }
 
 /** How often the cache answered (hits) and how often it had to read the file (misses). */
-export interface FileCheckCacheStats {
+interface FileCheckCacheStats {
   hashHits: number;
   hashMisses: number;
   gltfHits: number;
@@ -63,7 +64,7 @@ export function fileCheckCachePath(dir: string): string {
 
 /**
  * What identifies a file's bytes without reading them: path, size, mtime, ctime (which no tool can set back), device
- * and inode. A synchronous stat: for tens of thousands of small files it costs a fraction of a promise round trip.
+ * and inode. A synchronous stat: a promise round trip per file would cost more than the stat itself.
  */
 function statKey(path: string): string {
   const s = statSync(path, { bigint: true });
@@ -75,7 +76,7 @@ function statKey(path: string): string {
  * absolute path; empty when `dir` is not in a git repository. `git status` refreshes the index's stat data first, so a
  * fresh clone or a touched file is judged by content.
  */
-export async function cleanBlobIds(dir: string): Promise<Map<string, string>> {
+async function cleanBlobIds(dir: string): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   let top: string;
   try {

@@ -7,13 +7,13 @@ import { createReadStream } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { isLedgerPrefix, LEDGER_FILE, type PrefixResult } from '../core/ledger.ts';
-import { RETRACTIONS_FILE } from '../core/retractions.ts';
+import { isLedgerPrefix, LEDGER_FILE, type PrefixResult } from '../core/log/ledger.ts';
+import { RETRACTIONS_FILE } from '../core/log/retractions.ts';
 import { lsTree, readBlob, repoLocation, resolveCommit, type TreeEntry } from '../io/git.ts';
-import { readOptionalText } from './ledger-file.ts';
 import pLimit from 'p-limit';
 import { listDir } from '../io/list-dir.ts';
 import type { Problem } from './registry-model.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
 
 /** Options of {@link checkAgainstBase}. */
 export interface BaseCheckOptions {

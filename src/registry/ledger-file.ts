@@ -1,27 +1,16 @@
 /** Reading `registry/ledger.jsonl` and the publication records it lists, on disk: what check, the build and publishers use. */
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LEDGER_FILE, signedFields, verifyLedger, type LedgerCheckpoint, type LedgerPublication } from '../core/ledger.ts';
-import { versionDir } from '../core/paths.ts';
-import { sriOf } from '../core/sri.ts';
-import type { PublicationRecord } from '../core/types.ts';
-import { MANIFEST_FILE, PUBLICATION_FILE } from './check-version.ts';
+import { LEDGER_FILE, signedFields, verifyLedger, type LedgerCheckpoint, type LedgerPublication } from '../core/log/ledger.ts';
+import { versionDir } from '../core/format/paths.ts';
+import { sriOf } from '../core/format/sri.ts';
+import type { PublicationRecord } from '../core/format/types.ts';
+import { MANIFEST_FILE, PUBLICATION_FILE } from './registry-files.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
 
 /** Absolute path of the ledger of the registry folder `registryRoot`. */
 export function ledgerPath(registryRoot: string): string {
   return join(registryRoot, LEDGER_FILE);
-}
-
-/** The text of a file, or null when it does not exist; throws when it is a link or not a plain file. */
-export async function readOptionalText(path: string): Promise<string | null> {
-  const kind = await lstat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-  if (!kind) return null;
-  if (kind.isSymbolicLink()) throw new Error(`${path} is a symbolic link; the registry holds only plain files and folders`);
-  if (!kind.isFile()) throw new Error(`${path} is not a plain file`);
-  return readFile(path, 'utf8');
 }
 
 /** The publication of every version folder of the registry, oldest first (ties by `<id>@<version>`). */

@@ -1,7 +1,7 @@
 /** Reading one of the registry's line files (`ledger.jsonl`, `retractions.jsonl`) for check, with its problems per line. */
 import { join } from 'node:path';
-import { readOptionalText } from './ledger-file.ts';
 import type { Problem } from './registry-model.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
 
 /** A line file as check sees it: its text (null when absent or unreadable) and where to report problems. */
 export interface LineFile {

@@ -3,15 +3,15 @@ import { lstat } from 'node:fs/promises';
 import { readRegistryJson } from './read-registry-json.ts';
 import { lockPath as lockName } from '../io/file-lock.ts';
 import { availableParallelism } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { compatibilityReport, compatibleRuntimes } from '../core/compatibility.ts';
-import { formatCount } from '../core/format-count.ts';
-import type { GltfInventory, GltfNotes } from '../core/gltf-inventory.ts';
-import { LEDGER_FILE } from '../core/ledger.ts';
-import { latestNotRetracted } from '../core/latest.ts';
-import { RETRACTIONS_FILE, type Retracted } from '../core/retractions.ts';
-import type { World } from '../core/types.ts';
-import { sortHistory } from '../core/version.ts';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { compatibilityReport, compatibleRuntimes } from '../core/format/compatibility.ts';
+import { formatCount } from '../core/documents/format-count.ts';
+import type { GltfInventory, GltfNotes } from '../core/format/gltf-inventory.ts';
+import { LEDGER_FILE } from '../core/log/ledger.ts';
+import { latestNotRetracted } from '../core/format/latest.ts';
+import { RETRACTIONS_FILE, type Retracted } from '../core/log/retractions.ts';
+import type { World } from '../core/format/types.ts';
+import { sortHistory } from '../core/format/version.ts';
 import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { withGltfValidation, type GltfValidationOptions } from './gltf-validation-threads.ts';
@@ -21,7 +21,9 @@ import pLimit from 'p-limit';
 import { entryKindProblem, listDir, type DirEntry } from '../io/list-dir.ts';
 import { formatProblem, type Problem, type Registry, type RegistryVersion } from './registry-model.ts';
 import { checkRetractionsFile } from './check-retractions-file.ts';
-import { LOG_KEY_FILE, PUBLISHERS_DIR, readRegistryKeys, type RegistryKeys } from './registry-keys.ts';
+import { readRegistryKeys, type RegistryKeys } from './registry-keys.ts';
+import { LOG_KEY_FILE } from './registry-files.ts';
+import { PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
 
 export interface LoadOptions {
   /** The origin the registry is published at, e.g. `registryUrl()` from registry-url.ts. */
@@ -40,10 +42,6 @@ export interface LoadOptions {
   gltfThreads?: GltfValidationOptions;
   /** How image files are checked once hashed; default sharp's header of every file (a cache can key it by hash). */
   checkImageFile?: ImageFileChecker;
-  /** Called with each version as soon as its folder checks clean (before the rest of the registry is checked). */
-  onVersion?: (version: RegistryVersion) => void;
-  /** Called once the version folders are listed, before any is checked, with how many there are. */
-  onListed?: (versions: number) => void;
   /** True for a version that must carry a publisher signature (`check --require-signatures`); default none. */
   mustSign?: (id: string, version: string) => boolean;
 }
@@ -100,7 +98,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const rel = (path: string): string => relative(repoRoot, path).split(sep).join('/') || '.';
   const problems: Problem[] = [];
   const at = (path: string, message: string): void => void problems.push({ file: rel(path), message });
-  // One at a time: a ledger that misses 100,000 versions has 100,000 problems, too many to spread into one push.
+  // One at a time: a ledger that misses every version has a problem per version, too many to spread into one push.
   const report = (found: readonly Problem[]): void => {
     for (const p of found) problems.push(p);
   };
@@ -147,14 +145,9 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const objectEntries = objectsDir ? ((await listDir(objectsDir)) ?? []) : [];
   const listings = await Promise.all(objectEntries.map((entry) => folders(() => listObject(entry, rel))));
   const found = listings.flatMap((l) => l.versions);
-  opts.onListed?.(found.length);
   // Start every check at once (the limits keep the pace), then take the results in tree order.
   const checks = found.map((v) =>
-    folders(async () => {
-      const result = await checkVersion(v.dir, v, ctx);
-      if (result.version && !result.problems.length) opts.onVersion?.(result.version);
-      return result;
-    }).catch(
+    folders(() => checkVersion(v.dir, v, ctx)).catch(
       (error: unknown): VersionCheck => ({ problems: [{ file: rel(v.dir), message: readError(error) }], verified: { files: 0, bytes: 0 } }),
     ),
   );
@@ -264,16 +257,7 @@ async function listObject(entry: DirEntry, rel: (path: string) => string): Promi
 export async function checkRegistry(root: string, opts: LoadOptions): Promise<CheckResult> {
   const own = !opts.validateGltfFile && opts.validateGltf !== false;
   const { registry, problems, ledger, retracted } = own
-    ? await withGltfValidation(opts.gltfThreads, (validation) =>
-        loadRegistry(root, {
-          ...opts,
-          validateGltfFile: validation.validate,
-          onListed: (versions) => {
-            validation.expect(versions);
-            opts.onListed?.(versions);
-          },
-        }),
-      )
+    ? await withGltfValidation(opts.gltfThreads, (validation) => loadRegistry(root, { ...opts, validateGltfFile: validation.validate }))
     : await loadRegistry(root, opts);
   const repoRoot = resolve(opts.repoRoot ?? dirname(resolve(root)));
   return {
@@ -293,7 +277,7 @@ export function formatSummary(summary: Stats): string {
 }
 
 /** The report of every glTF file and every file that no runtime can load. */
-export function fileReports(registry: Registry, rel: (path: string) => string): FileReport[] {
+function fileReports(registry: Registry, rel: (path: string) => string): FileReport[] {
   const out: FileReport[] = [];
   for (const object of registry.objects) {
     for (const v of object.versions) {

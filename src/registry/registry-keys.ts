@@ -4,15 +4,13 @@
  * signed keeps verifying). Private keys never live in the registry.
  */
 import { join } from 'node:path';
-import { parsePublisherKeys, PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '../core/publication-signature.ts';
-import { isKeyName, parseVerifierKey, type VerifierKey } from '../core/signed-note.ts';
+import { parsePublisherKeys, PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
+import { isKeyName, parseVerifierKey, type VerifierKey } from '../core/log/signed-note.ts';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
-import { readOptionalText } from './ledger-file.ts';
 import { formatProblem, type Problem } from './registry-model.ts';
+import { readOptionalText } from '../io/read-optional-text.ts';
+import { LOG_KEY_FILE } from './registry-files.ts';
 
-/** The log's public key, in the registry folder. */
-export const LOG_KEY_FILE = 'log.pub';
-export { PUBLISHER_KEY_EXT, PUBLISHERS_DIR };
 
 /** The keys of a registry. */
 export interface RegistryKeys {

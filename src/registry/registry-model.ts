@@ -1,6 +1,6 @@
 /** What the registry reader returns: the checked registry tree in memory (metadata only, never file bytes). */
-import type { GltfInventory, GltfNotes } from '../core/gltf-inventory.ts';
-import type { Manifest, PublicationRecord, Representation, World } from '../core/types.ts';
+import type { GltfInventory, GltfNotes } from '../core/format/gltf-inventory.ts';
+import type { Manifest, PublicationRecord, Representation, World } from '../core/format/types.ts';
 import type { ImageHeader } from './check-image.ts';
 
 /** One file of a version, with where it lives on disk. */
@@ -29,7 +29,7 @@ export interface RegistryVersion {
 }
 
 /** One object with its versions, newest first (by createdAt, ties by SemVer). */
-export interface RegistryObject {
+interface RegistryObject {
   id: string;
   versions: RegistryVersion[];
   /** The highest non-prerelease version (else the highest). */

@@ -1,15 +1,15 @@
-/** gltf-validator in Node: the registry's glTF rule (see core/gltf-rules.ts) applied to a file or bytes. */
+/** gltf-validator in Node: the registry's glTF rule (see core/format/gltf-rules.ts) applied to a file or bytes. */
 import { readFile } from 'node:fs/promises';
-import { gltfJson } from '../core/gltf-inventory.ts';
-import { gltfCheck, refuseExternalResource, type GltfCheck } from '../core/gltf-rules.ts';
+import { gltfJson } from '../core/format/gltf-inventory.ts';
+import { gltfCheck, refuseExternalResource, type GltfCheck } from '../core/format/gltf-rules.ts';
 import * as gltfValidator from 'gltf-validator';
 import type { FileDigest } from '../io/hash-file.ts';
 
 /** The formats gltf-validator reads. */
-export const GLTF_FORMATS: readonly string[] = ['gltf', 'glb'];
+const GLTF_FORMATS: readonly string[] = ['gltf', 'glb'];
 
 /** The media types of glTF assets. */
-export const GLTF_MEDIA_TYPES: readonly string[] = ['model/gltf+json', 'model/gltf-binary'];
+const GLTF_MEDIA_TYPES: readonly string[] = ['model/gltf+json', 'model/gltf-binary'];
 
 /** True when a representation is a glTF asset that must pass gltf-validator. */
 export function isGltf(rep: { format: string; mediaType: string }): boolean {
@@ -30,7 +30,7 @@ export interface ValidateGltfOptions {
  * How many warnings, infos and hints the validator lists per file (their counts are always exact): enough for every
  * note of a real asset, bounded so that a file with a note per vertex cannot fill the memory or the cache.
  */
-export const MAX_GLTF_MESSAGES = 1000;
+const MAX_GLTF_MESSAGES = 1000;
 
 /**
  * Validates glTF or GLB bytes: every external URI and validator error (none when the asset passes), the inventory
@@ -38,7 +38,6 @@ export const MAX_GLTF_MESSAGES = 1000;
  */
 export async function validateGltfBytes(bytes: Uint8Array, options: ValidateGltfOptions = {}): Promise<GltfCheck> {
   // A CommonJS module: its exports are named under Node and sit on `default` under some bundlers.
-  // Imported statically: the build's content loader runs after Vite's module runner has closed, so it cannot import() lazily.
   const validator = (gltfValidator as unknown as { default?: typeof gltfValidator }).default ?? gltfValidator;
   const format = options.format === 'gltf' || options.format === 'glb' ? options.format : undefined;
   try {

@@ -1,7 +1,7 @@
 /** Reads a response body chunk by chunk, hashing as it goes, and stops once more bytes than declared have arrived. */
-import { compareIntegrity } from '../core/integrity.ts';
-import { isSri } from '../core/sri.ts';
-import type { IntegrityResult, Representation } from '../core/types.ts';
+import { compareIntegrity } from '../core/format/integrity.ts';
+import { isSri } from '../core/format/sri.ts';
+import type { IntegrityResult, Representation } from '../core/format/types.ts';
 import { NetworkError } from './errors.ts';
 import { createSha256 } from './create-sha256.ts';
 

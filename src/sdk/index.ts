@@ -21,7 +21,7 @@ export type {
   ApiRepresentation,
   ApiVersion,
   ApiVersionSummary,
-} from '../core/api-types.ts';
-export type { IntegrityResult, Manifest, PublicationRecord, Representation } from '../core/types.ts';
+} from '../core/documents/api-types.ts';
+export type { IntegrityResult, Manifest, PublicationRecord, Representation } from '../core/format/types.ts';
 export { verifySite } from './verify-site.ts';
 export type { SiteProgress, SiteVerification, VerifySiteOptions } from './verify-site.ts';

@@ -2,14 +2,14 @@
  * The SDK's checks against the registry's transparency log: a version's inclusion proof against the signed checkpoint,
  * its publisher's signature, and that a checkpoint seen earlier is a prefix of today's (from the C2SP tiles).
  */
-import type { ApiVersion } from '../core/api-types.ts';
-import { toBase64 } from '../core/base64.ts';
-import { CHECKPOINT_PATH, openCheckpoint, type Checkpoint, type OpenedCheckpoint } from '../core/checkpoint.ts';
-import { consistencyProblem } from '../core/merkle-proof.ts';
-import { parsePublisherKeys, publicationSignatureProblem, publisherKeysPath } from '../core/publication-signature.ts';
-import { parseVerifierKey, type VerifierKey } from '../core/signed-note.ts';
-import { consistencyProofFromTiles, type FetchTile } from '../core/tlog-tiles.ts';
-import { logEntry, versionLogProblems, type VersionLog } from '../core/version-log.ts';
+import type { ApiVersion } from '../core/documents/api-types.ts';
+import { toBase64 } from '../core/log/base64.ts';
+import { CHECKPOINT_PATH, openCheckpoint, type Checkpoint, type OpenedCheckpoint } from '../core/log/checkpoint.ts';
+import { consistencyProblem } from '../core/log/merkle-proof.ts';
+import { parsePublisherKeys, publicationSignatureProblem, publisherKeysPath } from '../core/log/publication-signature.ts';
+import { parseVerifierKey, type VerifierKey } from '../core/log/signed-note.ts';
+import { consistencyProofFromTiles, type FetchTile } from '../core/log/tlog-tiles.ts';
+import { logEntry, versionLogProblems, type VersionLog } from '../core/log/version-log.ts';
 import { LogError, NetworkError } from './errors.ts';
 import { get, type FetchLike } from './request.ts';
 

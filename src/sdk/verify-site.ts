@@ -3,11 +3,11 @@
  * tile and entry bundle against the checkpoint's root, every version's inclusion proof (in its API document and its
  * agent.json), every publisher signature, the manifest bytes against their record hash, and every representation's bytes.
  */
-import { CHECKPOINT_PATH } from '../core/checkpoint.ts';
-import { sameBytes } from '../core/merkle-proof.ts';
-import { MerkleTree } from '../core/merkle-tree.ts';
-import { entryTiles, hashTiles, parseEntryBundle, tileData, tilePath } from '../core/tlog-tiles.ts';
-import { agentPath } from '../core/paths.ts';
+import { CHECKPOINT_PATH } from '../core/log/checkpoint.ts';
+import { sameBytes } from '../core/log/merkle-proof.ts';
+import { MerkleTree } from '../core/log/merkle-tree.ts';
+import { entryTiles, hashTiles, parseEntryBundle, tileData, tilePath } from '../core/log/tlog-tiles.ts';
+import { agentPath } from '../core/format/paths.ts';
 import { createClient } from './client.ts';
 import { AsoSdkError } from './errors.ts';
 import { fetchCheckpoint, pinnedKeys, type CheckpointInfo } from './log-check.ts';

@@ -10,12 +10,12 @@ export interface AnimatedViewer extends HTMLElement {
 }
 
 /** The button's words for a state: what pressing it does. */
-export function toggleText(paused: boolean): { text: string; label: string } {
+function toggleText(paused: boolean): { text: string; label: string } {
   return paused ? { text: 'Play', label: 'Play animation' } : { text: 'Pause', label: 'Pause animation' };
 }
 
 /** `1 animation: Walk` or `3 animations: Walk, Run, Idle`. */
-export function animationNamesText(names: readonly string[]): string {
+function animationNamesText(names: readonly string[]): string {
   return `${names.length} animation${names.length === 1 ? '' : 's'}: ${names.join(', ')}`;
 }
 

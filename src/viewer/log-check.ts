@@ -4,12 +4,12 @@
  * site serves next to the checkpoint prove it in today's), and the publisher's signature of the version. Loaded lazily
  * (it carries Ed25519 and SHA-2), after the page is shown.
  */
-import { openCheckpoint } from '../core/checkpoint.ts';
-import { toOrigin } from '../core/paths.ts';
-import { parsePublisherKeys, publicationSignatureProblem } from '../core/publication-signature.ts';
-import { parseVerifierKey } from '../core/signed-note.ts';
-import type { FetchTile } from '../core/tlog-tiles.ts';
-import { logEntry, versionLogProblems } from '../core/version-log.ts';
+import { openCheckpoint } from '../core/log/checkpoint.ts';
+import { toOrigin } from '../core/format/paths.ts';
+import { parsePublisherKeys, publicationSignatureProblem } from '../core/log/publication-signature.ts';
+import { parseVerifierKey } from '../core/log/signed-note.ts';
+import type { FetchTile } from '../core/log/tlog-tiles.ts';
+import { logEntry, versionLogProblems } from '../core/log/version-log.ts';
 import type { LogViewConfig } from './log-config.ts';
 
 /** One row's outcome: a state for `data-*-state`, and the words shown. */

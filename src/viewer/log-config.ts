@@ -1,5 +1,5 @@
 /** What the record page tells the browser about a version's place in the log, written by LogStatus.astro as JSON. */
-import type { VersionLogView } from '../core/version-log.ts';
+import type { VersionLogView } from '../core/log/version-log.ts';
 
 /** The log check's input. */
 export type LogViewConfig = VersionLogView;

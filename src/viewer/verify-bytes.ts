@@ -2,9 +2,9 @@
  * Checks bytes against a representation's declared byte length, then its SHA-256: WebCrypto, which digests in one call,
  * or for large files an incremental SHA-256 (hash-wasm, loaded only then) in slices, so that a progress bar can follow.
  */
-import { compareIntegrity, integrityFailure, type DeclaredIntegrity } from '../core/integrity.ts';
-import { sriFromDigest, sriOf } from '../core/sri.ts';
-import type { IntegrityResult } from '../core/types.ts';
+import { compareIntegrity, integrityFailure, type DeclaredIntegrity } from '../core/format/integrity.ts';
+import { sriFromDigest, sriOf } from '../core/format/sri.ts';
+import type { IntegrityResult } from '../core/format/types.ts';
 
 /** The verdict on a set of bytes: the comparison, and which check failed with what text. */
 export type Verification =
@@ -12,14 +12,14 @@ export type Verification =
   | { ok: false; reason: 'byte-length' | 'hash' | 'crypto'; detail: string; result?: IntegrityResult };
 
 /** The failure text when SHA-256 cannot be computed in this page. */
-export const NO_WEBCRYPTO =
+const NO_WEBCRYPTO =
   'SHA-256 cannot be computed here: WebCrypto is only available to pages served over https or from localhost';
 
 /** Files from this size on are hashed in slices with progress; below it WebCrypto is done before a bar would show. */
 export const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 /** The size of one slice of a large file: a progress step, and a pause for the page to draw. */
-export const HASH_SLICE_BYTES = 4 * 1024 * 1024;
+const HASH_SLICE_BYTES = 4 * 1024 * 1024;
 
 /** Options of `verifyBytes`. */
 export interface VerifyOptions {

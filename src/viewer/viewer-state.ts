@@ -1,10 +1,10 @@
 /** The viewer's states and the words it shows for each (DESIGN §6). Pure: no DOM. */
-import { noCompatibleText, type Capabilities } from '../core/compatibility.ts';
-import { formatCount } from '../core/format-count.ts';
-import type { Representation } from '../core/types.ts';
+import { noCompatibleText, type Capabilities } from '../core/format/compatibility.ts';
+import { formatCount } from '../core/documents/format-count.ts';
+import type { Representation } from '../core/format/types.ts';
 
 /** The value of `data-viewer-state` on the viewer's root element. */
-export type ViewerState = 'idle' | 'fetching' | 'verifying' | 'loaded' | 'failed' | 'unsupported';
+type ViewerState = 'idle' | 'fetching' | 'verifying' | 'loaded' | 'failed' | 'unsupported';
 
 /** Which check refused the bytes, the value of `data-viewer-reason` when the state is `failed`. */
 export type FailureReason = 'fetch' | 'byte-length' | 'hash' | 'crypto' | 'validation' | 'render';

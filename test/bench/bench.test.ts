@@ -52,7 +52,6 @@ describe('runBench', () => {
     const times = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     expect(json.targets.map((t) => t.target)).toEqual([
       'full build, cold <= 30 s (100 versions)',
-      `full build, cold <= 3x cp -a of its dist/ (${times(s.copyMs)} x 3 = ${times(s.copyMs * 3)})`,
       `rebuild, nothing changed <= 1.5x npm run check (${times(s.checkMs)} x 1.5 = ${times(s.checkMs * 1.5)})`,
       `rebuild after adding one version <= 1.5x npm run check (${times(s.checkMs * 1.5)})`,
       'peak RSS <= 1 GB (100 versions)',
@@ -74,10 +73,10 @@ describe('runBench', () => {
     expect(table).toMatch(/^\| 100( \| \d+\.\d s){6} \| (\d+\.\d s|n\/a)( \| \d+\.\d s){2} \|/m);
     if (s.memoryBuildMs !== null) {
       const inMemory = `${times(s.fullBuildMs)} (${times(s.memoryBuildMs)} with its output in memory); `;
-      expect(json.targets.slice(0, 2).map((t) => t.actual.startsWith(inMemory))).toEqual([true, true]);
+      expect(json.targets[0]!.actual.startsWith(inMemory)).toBe(true);
     }
     expect(lines.some((l) => /^100 versions: full build with its output in memory (\d+\.\d s|not run)/.test(l))).toBe(true);
-    expect(table).toContain('| versions | check | thumbnails | model | renderer | pages | documents | bytes | log | search | sweep |');
+    expect(table).toContain('| versions | check | thumbnails | renderer | plan | pages | documents | bytes | log | search | sweep |');
     expect(table).toMatch(/^\| 100 \| \d+\.\d \/ \d+\.\d \/ \d+\.\d \|/m);
     expect(table).toContain('Hashing 8.4 MB');
     expect(table).toMatch(/^File creation: [\d,]+ files\/s/m);

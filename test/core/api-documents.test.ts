@@ -9,9 +9,9 @@ import {
   apiVersion,
   versionSummary,
   worldsReferencing,
-} from '../../src/core/api-documents.ts';
-import { groupObjects } from '../../src/core/catalog.ts';
-import type { World } from '../../src/core/types.ts';
+} from '../../src/core/documents/api-documents.ts';
+import { groupObjects } from '../../src/core/documents/catalog.ts';
+import type { World } from '../../src/core/format/types.ts';
 import { digestOf, manifest, record, REGISTRY, rep } from './records.ts';
 
 const V = `${REGISTRY}/objects/chair/versions`;

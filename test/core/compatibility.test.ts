@@ -9,8 +9,8 @@ import {
   reportLine,
   RUNTIMES,
   runtimeReports,
-} from '../../src/core/compatibility.ts';
-import { BROWSER_GLTF_EXTENSIONS } from '../../src/core/gltf-extensions.ts';
+} from '../../src/core/format/compatibility.ts';
+import { BROWSER_GLTF_EXTENSIONS } from '../../src/core/format/gltf-extensions.ts';
 
 const cloud = { id: 'cloud', type: 'point-cloud', format: 'ply', mediaType: 'application/octet-stream' };
 const mesh = { id: 'mesh', type: 'mesh', format: 'glb', mediaType: 'model/gltf-binary' };

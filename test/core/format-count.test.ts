@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from '../../src/core/format-count.ts';
+import { formatCount } from '../../src/core/documents/format-count.ts';
 
 describe('formatCount', () => {
   it('writes thousands separators', () => {

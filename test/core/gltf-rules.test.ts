@@ -6,10 +6,10 @@ import {
   gltfFindings,
   isAllowedGltfUri,
   refuseExternalResource,
-  type GltfMessage,
   type GltfReport,
   type GltfResource,
-} from '../../src/core/gltf-rules.ts';
+} from '../../src/core/format/gltf-rules.ts';
+import type { GltfMessage } from '../../src/core/format/gltf-inventory.ts';
 
 function report(messages: GltfMessage[], resources: GltfResource[] = []): GltfReport {
   return { issues: { numErrors: messages.filter((m) => m.severity === 0).length, messages }, info: { resources } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headersFile, headersFor, hostHeaderRules } from '../../src/core/host-headers.ts';
+import { headersFile, headersFor, hostHeaderRules } from '../../src/core/documents/host-headers.ts';
 
 describe('host headers', () => {
   it('allows every origin on every JSON and byte path, the ledger included', () => {

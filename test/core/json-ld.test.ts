@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { licenseNode, mediaObjectType, modelJsonLd } from '../../src/core/json-ld.ts';
-import type { Manifest, PublicationRecord } from '../../src/core/types.ts';
+import { licenseNode, mediaObjectType, modelJsonLd } from '../../src/core/documents/json-ld.ts';
+import type { Manifest, PublicationRecord } from '../../src/core/format/types.ts';
 import { expandOffline, iriProblems } from '../support/json-ld.ts';
 
 const S = 'https://schema.org/';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { latestNotRetracted, latestRecord, latestVersion, resolveVersion } from '../../src/core/latest.ts';
-import { isPrerelease } from '../../src/core/version.ts';
+import { latestNotRetracted, latestRecord, latestVersion, resolveVersion } from '../../src/core/format/latest.ts';
+import { isPrerelease } from '../../src/core/format/version.ts';
 
 describe('latestVersion', () => {
   it('prefers the highest non-prerelease', () => {

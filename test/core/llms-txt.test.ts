@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { groupObjects } from '../../src/core/catalog.ts';
-import type { VersionRecord } from '../../src/core/api-documents.ts';
-import { llmsTxt, markdownLinkText } from '../../src/core/llms-txt.ts';
+import { groupObjects } from '../../src/core/documents/catalog.ts';
+import type { VersionRecord } from '../../src/core/documents/api-documents.ts';
+import { llmsTxt, markdownLinkText } from '../../src/core/documents/llms-txt.ts';
 import { record } from './records.ts';
 
 describe('llmsTxt', () => {

@@ -11,8 +11,8 @@ import {
   MerkleTree,
   nodeHash,
   rangeNodes,
-} from '../../src/core/merkle-tree.ts';
-import { verifyConsistency, verifyInclusion } from '../../src/core/merkle-proof.ts';
+} from '../../src/core/log/merkle-tree.ts';
+import { verifyConsistency, verifyInclusion } from '../../src/core/log/merkle-proof.ts';
 
 const VECTORS = join(import.meta.dirname, '..', 'fixtures', 'tdev-merkle');
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

@@ -12,7 +12,7 @@ import {
   toOrigin,
   versionDir,
   versionPagePath,
-} from '../../src/core/paths.ts';
+} from '../../src/core/format/paths.ts';
 
 describe('paths', () => {
   it('lays out the registry tree of the design', () => {

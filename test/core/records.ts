@@ -1,7 +1,7 @@
 /** Small manifests and version records built in code for the tests of `src/core/`. */
 import { createHash } from 'node:crypto';
-import type { VersionRecord } from '../../src/core/api-documents.ts';
-import type { Manifest, PublicationRecord, Representation } from '../../src/core/types.ts';
+import type { VersionRecord } from '../../src/core/documents/api-documents.ts';
+import type { Manifest, PublicationRecord, Representation } from '../../src/core/format/types.ts';
 
 export const REGISTRY = 'https://registry.test';
 
@@ -49,7 +49,7 @@ export function manifest(id: string, version: string, over: Partial<Manifest> = 
 }
 
 /** A publication record whose record hash is the hash of `id@version`. */
-export function publication(id: string, version: string, publishedAt = '2026-01-02T00:00:00Z'): PublicationRecord {
+function publication(id: string, version: string, publishedAt = '2026-01-02T00:00:00Z'): PublicationRecord {
   return { publicationId: `pub-${id}-${version}`, publishedAt, publisher: 'test', recordHash: digestOf(`${id}@${version}`).sri };
 }
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, MerkleTree } from '../../src/core/merkle-tree.ts';
+import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, MerkleTree } from '../../src/core/log/merkle-tree.ts';
 import {
   consistencyProofFromTiles,
   entryBundle,
@@ -16,7 +16,7 @@ import {
   TileHashSource,
   tilePath,
   tilesForRanges,
-} from '../../src/core/tlog-tiles.ts';
+} from '../../src/core/log/tlog-tiles.ts';
 
 const GO = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'go-sumdb', 'vectors.json'), 'utf8')) as {
   tileIndex: Array<{ index: number; path: string }>;

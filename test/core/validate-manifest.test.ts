@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isManifest, manifestProblems, type SchemaProblem } from '../../src/core/validate-manifest.ts';
-import type { Manifest } from '../../src/core/types.ts';
+import { isManifest, manifestProblems, type SchemaProblem } from '../../src/core/format/validate-manifest.ts';
+import type { Manifest } from '../../src/core/format/types.ts';
 
 const HASH = `sha256-${'A'.repeat(43)}=`;
 

@@ -3,11 +3,10 @@ import {
   bumpVersion,
   compareVersions,
   isExactVersion,
-  isPrerelease,
   sortHistory,
   MAX_VERSION_LENGTH,
   versionProblem,
-} from '../../src/core/version.ts';
+} from '../../src/core/format/version.ts';
 
 describe('versionProblem', () => {
   it('is null for an exact version, build metadata included', () => {

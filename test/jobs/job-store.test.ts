@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openBackend, type Backend } from '../../src/jobs/store/backend.ts';
+import { openBackend } from '../../src/jobs/store/backend.ts';
+import type { Backend } from '../../src/jobs/store/types.ts';
 import { IdempotencyConflict, type JobRecord } from '../../src/jobs/store/types.ts';
 import { BACKENDS, testData, type BackendKind } from './helpers.ts';
 

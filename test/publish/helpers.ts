@@ -104,7 +104,7 @@ export function recordIo(onLine?: (line: string) => void): SubmitIo & { lines: s
 }
 
 /** Options of a publish in `repo` against `api` with `key`; quick retries and polls. */
-export function publishOptions(repo: TestRepo, api: { url: string; key: string } | null, more: Partial<SubmitOptions> = {}): SubmitOptions {
+function publishOptions(repo: TestRepo, api: { url: string; key: string } | null, more: Partial<SubmitOptions> = {}): SubmitOptions {
   return {
     cwd: repo.dir,
     env: { REGISTRY_URL, ...(api ? { ASO_API_KEY: api.key } : {}) },

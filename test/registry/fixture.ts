@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document, WebIO } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { representationUrl, versionDir } from '../../src/core/paths.ts';
-import type { Manifest, PublicationRecord, Representation, World } from '../../src/core/types.ts';
+import { representationUrl, versionDir } from '../../src/core/format/paths.ts';
+import type { Manifest, PublicationRecord, Representation, World } from '../../src/core/format/types.ts';
 
 export const REGISTRY_URL = 'https://registry.test';
 
@@ -82,7 +82,7 @@ export async function pngFile(id = 'reference'): Promise<FileSpec> {
 }
 
 /** The representation a manifest declares for a file. */
-export function declare(id: string, version: string, f: FileSpec): Representation {
+function declare(id: string, version: string, f: FileSpec): Representation {
   return {
     id: f.id,
     type: f.type,

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GltfCheck } from '../../src/core/gltf-rules.ts';
+import type { GltfCheck } from '../../src/core/format/gltf-rules.ts';
 import { hashSmallFileWhole, sha256File } from '../../src/io/hash-file.ts';
 import { gltfValidationOptions, startGltfValidation, type GltfValidation } from '../../src/registry/gltf-validation-threads.ts';
 import { validateHashedGltf } from '../../src/registry/validate-gltf.ts';
@@ -47,7 +47,7 @@ describe('startGltfValidation', () => {
   const here = (): Promise<GltfCheck[]> => Promise.all(files.map(async (f) => validateHashedGltf(f.path, f.format, await hashSmallFileWhole(f.path))));
 
   it('finds on a thread what it finds on the calling thread, for the bytes the hash kept', async () => {
-    const validation = start({ threads: 1, after: 0, afterBytes: 0 });
+    const validation = start({ threads: 1, after: 0 });
     const digests = await Promise.all(files.map((f) => hashSmallFileWhole(f.path)));
     const lengths = digests.map((d) => d.bytes!.byteLength);
     const onThread = await Promise.all(files.map((f, i) => validation.validate(f.path, f.format, digests[i]!)));
@@ -62,14 +62,14 @@ describe('startGltfValidation', () => {
   });
 
   it('reads the file on the thread when the hash kept no bytes (a large file)', async () => {
-    const validation = start({ threads: 2, after: 0, afterBytes: 0 });
+    const validation = start({ threads: 2, after: 0 });
     const onThread = await Promise.all(files.map(async (f) => validation.validate(f.path, f.format, await sha256File(f.path))));
     expect(onThread).toEqual(await here());
     expect(validation.onThreads()).toEqual({ files: files.length, threads: 2 });
   });
 
-  it('validates the first files, or bytes, on the calling thread, and none on a thread with no threads or once closed', async () => {
-    const validation = start({ threads: 1, after: 3, afterBytes: Infinity });
+  it('validates the first files on the calling thread, and none on a thread with no threads or once closed', async () => {
+    const validation = start({ threads: 1, after: 3 });
     const check = async (n: number): Promise<GltfCheck> => validation.validate(files[n]!.path, files[n]!.format, await hashSmallFileWhole(files[n]!.path));
     const answers = [await check(0), await check(1), await check(2)];
     expect(validation.onThreads().files).toBe(0);
@@ -80,50 +80,17 @@ describe('startGltfValidation', () => {
     expect(validation.onThreads().files).toBe(1);
     expect(answers).toEqual((await here()).slice(0, 5));
 
-    // Or once as many bytes as `afterBytes` were validated here, whatever the count.
-    const bySize = start({ threads: 1, after: Infinity, afterBytes: (await hashSmallFileWhole(files[0]!.path)).byteLength });
-    await bySize.validate(files[0]!.path, files[0]!.format, await hashSmallFileWhole(files[0]!.path));
-    expect(bySize.onThreads().files).toBe(0);
-    await bySize.validate(files[1]!.path, files[1]!.format, await hashSmallFileWhole(files[1]!.path));
-    expect(bySize.onThreads().files).toBe(1);
-
-    const none = start({ threads: 0, after: 0, afterBytes: 0 });
+    const none = start({ threads: 0, after: 0 });
     expect(await check(0)).toEqual(await none.validate(files[0]!.path, files[0]!.format, await hashSmallFileWhole(files[0]!.path)));
-    expect(none.onThreads()).toEqual({ files: 0, threads: 0 });
-  });
-
-  it('starts its threads at once when told more files are coming than it validates first, and not for fewer or once closed', async () => {
-    const check = async (validation: GltfValidation, n: number): Promise<GltfCheck> =>
-      validation.validate(files[n]!.path, files[n]!.format, await hashSmallFileWhole(files[n]!.path));
-    const many = start({ threads: 1, after: 3, afterBytes: Infinity });
-    many.expect(4);
-    const first = await check(many, 0);
-    expect(many.onThreads()).toEqual({ files: 1, threads: 1 });
-    expect(first).toEqual((await here())[0]);
-
-    const few = start({ threads: 1, after: 3, afterBytes: Infinity });
-    few.expect(3);
-    await check(few, 0);
-    expect(few.onThreads().files).toBe(0);
-
-    const closed = start({ threads: 1, after: 3, afterBytes: Infinity });
-    await closed.close();
-    closed.expect(100);
-    await check(closed, 0);
-    expect(closed.onThreads().files).toBe(0);
-
-    const none = start({ threads: 0, after: 0, afterBytes: 0 });
-    none.expect(100);
-    await check(none, 0);
     expect(none.onThreads()).toEqual({ files: 0, threads: 0 });
   });
 
   it('reads its threads from ASO_VALIDATION_THREADS, and names a wrong value', () => {
     expect(gltfValidationOptions({})).toEqual({});
-    expect(gltfValidationOptions({ ASO_VALIDATION_THREADS: '3' })).toEqual({ threads: 3, after: 0, afterBytes: 0 });
-    expect(gltfValidationOptions({ ASO_VALIDATION_THREADS: '0' })).toEqual({ threads: 0, after: 0, afterBytes: 0 });
+    expect(gltfValidationOptions({ ASO_VALIDATION_THREADS: '3' })).toEqual({ threads: 3, after: 0 });
+    expect(gltfValidationOptions({ ASO_VALIDATION_THREADS: '0' })).toEqual({ threads: 0, after: 0 });
     expect(() => gltfValidationOptions({ ASO_VALIDATION_THREADS: 'two' })).toThrow(
-      `ASO_VALIDATION_THREADS must be a whole number of threads, 0 to validate glTF files in the check's own thread (not "two")`,
+      `ASO_VALIDATION_THREADS must be a whole number of threads, 0 to do the work on the calling thread (not "two")`,
     );
   });
 });

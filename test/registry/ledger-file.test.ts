@@ -1,9 +1,10 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerFrom } from '../../src/core/ledger.ts';
-import { allPublications, ledgerPath, publicationOf, readLedgerCheckpoint, readOptionalText } from '../../src/registry/ledger-file.ts';
+import { ledgerFrom } from '../../src/core/log/ledger.ts';
+import { allPublications, ledgerPath, publicationOf, readLedgerCheckpoint } from '../../src/registry/ledger-file.ts';
 import { createFixture, sri, type Fixture } from './fixture.ts';
+import { readOptionalText } from '../../src/io/read-optional-text.ts';
 
 const fixtures: Fixture[] = [];
 async function fixture(): Promise<Fixture> {

@@ -583,37 +583,3 @@ describe('loadRegistry: worlds', () => {
   });
 });
 
-describe('onListed', () => {
-  it('says how many version folders there are once, before the first version is checked, problems or not', async () => {
-    const fx = await chair();
-    await fx.addVersion({ id: 'table', version: '2.0.0' });
-    await fx.addVersion({ id: 'table', version: '2.1.0' });
-    await rm(join(fx.root, 'objects', 'table', 'versions', '2.1.0', 'publication.json'));
-    const seen: string[] = [];
-    const loaded = await loadRegistry(fx.root, {
-      registryUrl: REGISTRY_URL,
-      onListed: (versions) => seen.push(`listed ${versions}`),
-      onVersion: (v) => seen.push(`${v.id}@${v.version}`),
-    });
-    expect(seen[0]).toBe('listed 3');
-    expect(seen.slice(1).sort()).toEqual(['chair@1.0.0', 'table@2.0.0']);
-    expect(loaded.problems.map(formatProblem).join('\n')).toContain('objects/table/versions/2.1.0/publication.json');
-  });
-});
-
-describe('onVersion', () => {
-  it('hands over each version as soon as it checks clean, and never a version with a problem', async () => {
-    const fx = await chair();
-    await fx.addVersion({ id: 'table', version: '2.0.0' });
-    // A byte of table's mesh changes: its hash no longer matches.
-    const mesh = join(fx.root, 'objects', 'table', 'versions', '2.0.0', 'representations', 'mesh.glb');
-    const bytes = await readFile(mesh);
-    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
-    await writeFile(mesh, bytes);
-    const seen: string[] = [];
-    const loaded = await loadRegistry(fx.root, { registryUrl: REGISTRY_URL, onVersion: (v) => seen.push(`${v.id}@${v.version}`) });
-    expect(seen).toEqual(['chair@1.0.0']);
-    expect(loaded.problems.map(formatProblem).join('\n')).toContain('objects/table/versions/2.0.0/representations/mesh.glb');
-    expect(loaded.registry.objects.flatMap((o) => o.versions).find((v) => v.id === 'chair')).toBeDefined();
-  });
-});

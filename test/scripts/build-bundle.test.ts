@@ -8,21 +8,20 @@ import { buildBundle, buildBundleDir, buildCodeKey } from '../../scripts/build-b
 
 let root: string;
 
-/** A project whose build entry imports a module of src/ and loads a file beside itself, as the real build does, with the entries of its threads. */
+/** A project whose build entry imports a module of src/ and starts a thread module beside itself, as the real build does. */
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'aso-build-bundle-'));
   await mkdir(join(root, 'scripts'), { recursive: true });
   await mkdir(join(root, 'src', 'site'), { recursive: true });
   await writeFile(join(root, 'src', 'greeting.ts'), "export const greeting: string = 'one';\n");
-  await writeFile(join(root, 'src', 'site', 'render-worker-entry.mjs'), "export const beside = 'beside';\n");
-  // The copy thread's entry is bundled too, with what it imports.
-  await writeFile(join(root, 'src', 'site', 'copy-thread-entry.ts'), "import { greeting } from '../greeting.ts';\nprocess.stdout.write(`thread ${greeting}`);\n");
-  // So is the glTF validation thread's.
+  // The thread modules are bundled too, each with what it imports, beside the build's entry.
+  await mkdir(join(root, 'src', 'site', 'render'), { recursive: true });
+  await writeFile(join(root, 'src', 'site', 'render', 'render-thread.ts'), "import { greeting } from '../../greeting.ts';\nexport const beside: string = `render ${greeting}`;\n");
   await mkdir(join(root, 'src', 'registry'), { recursive: true });
-  await writeFile(join(root, 'src', 'registry', 'gltf-validation-thread-entry.ts'), "import { greeting } from '../greeting.ts';\nprocess.stdout.write(`validation ${greeting}`);\n");
+  await writeFile(join(root, 'src', 'registry', 'gltf-validation-thread.ts'), "import { greeting } from '../greeting.ts';\nprocess.stdout.write(`validation ${greeting}`);\n");
   await writeFile(
     join(root, 'scripts', 'build-site.ts'),
-    "import { greeting } from '../src/greeting.ts';\nconst { beside } = await import(new URL('./render-worker-entry.mjs', import.meta.url).href);\nprocess.stdout.write(`${greeting} ${beside}`);\n",
+    "import { greeting } from '../src/greeting.ts';\nconst { beside } = await import(new URL('./render-thread.mjs', import.meta.url).href);\nprocess.stdout.write(`${greeting} ${beside}`);\n",
   );
   await writeFile(join(root, 'package-lock.json'), '{}');
 });
@@ -31,12 +30,11 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const run = (entry: string): string => spawnSync(process.execPath, [entry], { encoding: 'utf8' }).stdout;
 
 describe('buildBundle', () => {
-  it('bundles the TypeScript into one module that runs with plain node, with the files it loads beside it', async () => {
+  it('bundles the TypeScript into one module that runs with plain node, with its thread modules beside it', async () => {
     const entry = await buildBundle(root);
     expect(entry.startsWith(buildBundleDir(root))).toBe(true);
-    expect(run(entry)).toBe('one beside');
-    expect(run(join(dirname(entry), 'copy-thread-entry.mjs'))).toBe('thread one');
-    expect(run(join(dirname(entry), 'gltf-validation-thread-entry.mjs'))).toBe('validation one');
+    expect(run(entry)).toBe('one render one');
+    expect(run(join(dirname(entry), 'gltf-validation-thread.mjs'))).toBe('validation one');
   });
 
   it('makes a bundle once per version of the code, and another when the code changes', async () => {
@@ -47,7 +45,7 @@ describe('buildBundle', () => {
     await writeFile(join(root, 'src', 'greeting.ts'), "export const greeting: string = 'two';\n");
     const next = await buildBundle(root);
     expect(next).not.toBe(entry);
-    expect(run(next)).toBe('two beside');
+    expect(run(next)).toBe('two render two');
     // No half-made bundle is left behind.
     expect((await readdir(buildBundleDir(root))).filter((d) => d.endsWith('.tmp'))).toEqual([]);
   });
@@ -56,7 +54,7 @@ describe('buildBundle', () => {
     await writeFile(join(root, 'src', 'greeting.ts'), 'export const greeting: string = ;\n');
     await expect(buildBundle(root)).rejects.toThrow(/greeting\.ts/);
     await writeFile(join(root, 'src', 'greeting.ts'), "export const greeting: string = 'three';\n");
-    expect(run(await buildBundle(root))).toBe('three beside');
+    expect(run(await buildBundle(root))).toBe('three render three');
   });
 });
 

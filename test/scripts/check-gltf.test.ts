@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
-import { BROWSER_GLTF_EXTENSIONS } from '../../src/core/gltf-extensions.ts';
+import { BROWSER_GLTF_EXTENSIONS } from '../../src/core/format/gltf-extensions.ts';
 import { tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 import { featureAssets, unknownExtensionAsset } from '../support/gltf-features.ts';
 
@@ -49,7 +49,7 @@ describe('npm run check on glTF with warnings, infos and unknown extensions', ()
     expect(await json('many')).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'check failed: ASO_VALIDATION_THREADS must be a whole number of threads, 0 to validate glTF files in the check\'s own thread (not "many")\n',
+      stderr: 'check failed: ASO_VALIDATION_THREADS must be a whole number of threads, 0 to do the work on the calling thread (not "many")\n',
     });
   });
 

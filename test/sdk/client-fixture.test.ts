@@ -2,9 +2,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { representationPath } from '../../src/core/paths.ts';
-import { sriOf } from '../../src/core/sri.ts';
-import type { ApiVersion } from '../../src/core/api-types.ts';
+import { representationPath } from '../../src/core/format/paths.ts';
+import { sriOf } from '../../src/core/format/sri.ts';
+import type { ApiVersion } from '../../src/core/documents/api-types.ts';
 import {
   AsoSdkError,
   createClient,

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openCheckpoint } from '../../src/core/checkpoint.ts';
+import { openCheckpoint } from '../../src/core/log/checkpoint.ts';
 import { createClient, LogError } from '../../src/sdk/index.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { siteDir } from '../support/site.ts';

@@ -43,7 +43,7 @@ describe('the SDK package build', () => {
     const emitted = await files(out);
     expect(emitted).toContain('sdk/index.js');
     expect(emitted).toContain('sdk/index.d.ts');
-    expect(emitted).toContain('core/schema/aso-object-v0.1.schema.json');
+    expect(emitted).toContain('core/format/schema/aso-object-v0.1.schema.json');
     expect(await readFile(join(out, 'sdk/index.d.ts'), 'utf8')).toContain('createClient');
     for (const file of emitted.filter((f) => f.endsWith('.js'))) {
       expect(await readFile(join(out, file), 'utf8'), file).not.toMatch(/from ['"]node:|import\(['"]node:|require\(/);

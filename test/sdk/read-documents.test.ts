@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiCatalog, apiIndex, apiObject, apiVersion } from '../../src/core/api-documents.ts';
-import { groupObjects } from '../../src/core/catalog.ts';
+import { apiCatalog, apiIndex, apiObject, apiVersion } from '../../src/core/documents/api-documents.ts';
+import { groupObjects } from '../../src/core/documents/catalog.ts';
 import { InvalidResponseError } from '../../src/sdk/errors.ts';
 import { readCatalog, readIndex, readObject, readVersion } from '../../src/sdk/read-documents.ts';
 import { record, REGISTRY, rep } from '../core/records.ts';

@@ -3,10 +3,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifestPath, representationPath } from '../../src/core/paths.ts';
-import { copyPublishedFiles, copyThumbnails, versionCopies } from '../../src/site/copy-published-files.ts';
-import { OutputWriter } from '../../src/site/output-writer.ts';
-import type { SiteData } from '../../src/site/site-data.ts';
+import { manifestPath, representationPath } from '../../src/core/format/paths.ts';
+import { copyPublishedFiles, copyThumbnails } from '../../src/site/build/copy-published-files.ts';
+import { OutputWriter } from '../../src/site/output/output-writer.ts';
+import type { SiteData } from '../../src/site/data/site-model.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
 
 let work: string;
@@ -79,13 +79,4 @@ describe('copyPublishedFiles', () => {
     expect(writer.written).toEqual([]);
   });
 
-  it('hands the writer none of the files another thread copied', async () => {
-    const writer = new OutputWriter(join(work, 'skipped'));
-    const [entry] = data.objects[0]!.versions;
-    const skip = new Set([...versionCopies(data.registryRoot, entry!.manifest)].map((c) => c.path));
-    expect(skip.size).toBeGreaterThan(1);
-    await copyPublishedFiles(data, writer, skip);
-    for (const path of skip) expect(writer.paths.has(path), path).toBe(false);
-    expect(writer.paths.size).toBeGreaterThan(skip.size);
-  });
 });

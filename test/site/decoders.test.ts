@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OutputWriter } from '../../src/site/output-writer.ts';
-import { copyDecoders, decoderFiles, decoderLocations } from '../../src/site/decoders.ts';
+import { OutputWriter } from '../../src/site/output/output-writer.ts';
+import { copyDecoders, decoderFiles, decoderLocations } from '../../src/site/build/decoders.ts';
 
 describe('the decoders the site serves', () => {
   let dir: string | undefined;

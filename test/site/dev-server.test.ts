@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rendererBuildEnv } from '../../src/site/renderer-bundle.ts';
+import { rendererBuildEnv } from '../../src/site/render/renderer-bundle.ts';
 import { repoRoot } from '../support/build-site.ts';
 
 /** A port nothing listens on right now. */

@@ -5,7 +5,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { INCOMPLETE_MARKER } from '../../src/site/stale-output.ts';
+import { INCOMPLETE_MARKER } from '../../src/site/output/stale-output.ts';
 import { buildSite } from '../support/build-site.ts';
 import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 

@@ -2,11 +2,11 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerFrom } from '../../src/core/ledger.ts';
-import { appendRetraction } from '../../src/core/retractions.ts';
+import { ledgerFrom } from '../../src/core/log/ledger.ts';
+import { appendRetraction } from '../../src/core/log/retractions.ts';
 import { allPublications } from '../../src/registry/ledger-file.ts';
-import { OutputWriter } from '../../src/site/output-writer.ts';
-import { copyLedgerFiles, ledgerCheckpointDocument } from '../../src/site/ledger-site.ts';
+import { OutputWriter } from '../../src/site/output/output-writer.ts';
+import { copyLedgerFiles, ledgerCheckpointDocument } from '../../src/site/build/ledger-site.ts';
 import { createFixture, sri, type Fixture } from '../registry/fixture.ts';
 
 const cleanup: Array<() => Promise<void>> = [];

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { representationPath } from '../../src/core/paths.ts';
-import { checkSite, loadSite } from '../../src/site/load-site.ts';
+import { representationPath } from '../../src/core/format/paths.ts';
+import { addThumbnails, checkSite, loadSite } from '../../src/site/data/load-site.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 
@@ -30,11 +30,13 @@ afterAll(async () => {
 });
 
 describe('checkSite', () => {
-  it("sets each version's thumbnail, and lists its file, once the thumbnails resolve; one that cannot be made stays null", async () => {
+  it("leaves thumbnails to addThumbnails, which sets each version's and lists its file; one that cannot be made stays null", async () => {
     const warnings: string[] = [];
-    const { data, thumbnails } = await checkSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'a'), warn: (m) => warnings.push(m) });
+    const site = await checkSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'a') });
+    const { data } = site;
     expect(data.objects.map((o) => o.id)).toEqual(['cut-object', 'small-object', 'whole-object']);
-    await thumbnails;
+    expect(data.objects.map((o) => o.versions[0]!.thumbnail)).toEqual([null, null, null]);
+    await addThumbnails(site, join(cache, 'a'), (m) => warnings.push(m));
     const [cut, small, whole] = data.objects.map((o) => o.versions[0]!);
     expect(cut!.thumbnail).toBeNull();
     expect(whole!.thumbnail).toMatchObject({ width: 320, height: 240 });
@@ -47,20 +49,16 @@ describe('checkSite', () => {
     expect(warnings[0]).toContain('no thumbnail');
   });
 
-  it('sends every glTF file to the validation threads when the listing shows more versions than it validates before them', async () => {
+  it('sends the glTF files after the first ones to the validation threads', async () => {
     const sample = { registryRoot: join(repoRoot, 'registry'), registryUrl: URL };
-    const versions = (await loadSite({ ...sample, cacheDir: join(cache, 'count') })).objects.reduce((n, o) => n + o.versions.length, 0);
-    // The sample's meshes (five distinct files) are fewer than its versions: without the listing's count, none would
-    // reach a thread that starts after `versions - 1` files.
-    const after = versions - 1;
-    const { validatedOnThreads, thumbnails } = await checkSite({ ...sample, cacheDir: join(cache, 'threads'), gltfThreads: { threads: 1, after, afterBytes: Infinity } });
-    await thumbnails;
-    expect(validatedOnThreads).toEqual({ files: 5, threads: 1 });
+    // The sample holds five distinct meshes: the first two are validated on the calling thread.
+    const { validatedOnThreads } = await checkSite({ ...sample, cacheDir: join(cache, 'threads'), gltfThreads: { threads: 1, after: 2 } });
+    expect(validatedOnThreads).toEqual({ files: 3, threads: 1 });
   });
 
-  it('gives, once its thumbnails resolve, the data loadSite gives', async () => {
-    const { data, thumbnails } = await checkSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'b') });
-    await thumbnails;
-    expect(data).toEqual(await loadSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'b') }));
+  it('gives, once its thumbnails are added, the data loadSite gives', async () => {
+    const site = await checkSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'b') });
+    await addThumbnails(site, join(cache, 'b'));
+    expect(site.data).toEqual(await loadSite({ registryRoot: root, registryUrl: URL, cacheDir: join(cache, 'b') }));
   });
 });

@@ -3,12 +3,12 @@ import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCheckpoint } from '../../src/core/checkpoint.ts';
-import { generateKey } from '../../src/core/signed-note.ts';
-import { checkSigningKey, writeLogFiles } from '../../src/site/log-files.ts';
-import { siteLogOf } from '../../src/site/site-log.ts';
-import { OutputWriter } from '../../src/site/output-writer.ts';
-import { removeStaleOutput } from '../../src/site/stale-output.ts';
+import { openCheckpoint } from '../../src/core/log/checkpoint.ts';
+import { generateKey } from '../../src/core/log/signed-note.ts';
+import { checkSigningKey, writeLogFiles } from '../../src/site/build/log-files.ts';
+import { siteLogOf } from '../../src/site/data/site-log.ts';
+import { OutputWriter } from '../../src/site/output/output-writer.ts';
+import { removeStaleOutput } from '../../src/site/output/stale-output.ts';
 import { listFiles } from '../support/site-files.ts';
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `${JSON.stringify({ seq: i + 1, id: `thing-${i}`, version: '1.0.0' })}\n`).join('');

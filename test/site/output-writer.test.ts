@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMALL_COPY_BYTES } from '../../src/io/copy-file-sync.ts';
-import { LARGE_COPY_BYTES, OutputWriter } from '../../src/site/output-writer.ts';
+import { LARGE_COPY_BYTES, OutputWriter } from '../../src/site/output/output-writer.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -150,25 +150,4 @@ describe('OutputWriter folders', () => {
     expect([...again.madeFolders]).toEqual([]);
   });
 
-  it('takes what another thread wrote: those files are claimed and counted, those folders are known as made', async () => {
-    const out = join(dir, 'f2');
-    const w = new OutputWriter(out);
-    await mkdir(join(out, 'objects', 'x'), { recursive: true });
-    await writeFile(join(out, 'objects', 'x', 'aso.object.json'), '{}');
-    w.adopt({ written: ['objects/x/aso.object.json'], madeFolders: [join(out, 'objects'), join(out, 'objects', 'x')] });
-    expect(w.counts()).toEqual({ files: 1, written: 1 });
-    expect(() => w.write('objects/x/aso.object.json', '{}')).toThrow('the build wrote objects/x/aso.object.json twice');
-    // A folder another thread made is new to this build: a file written there is not compared first.
-    await w.write('objects/x/index.html', 'x');
-    expect(w.madeFolders.has(join(out, 'objects', 'x'))).toBe(true);
-    expect(w.written).toEqual(['objects/x/aso.object.json', 'objects/x/index.html']);
-  });
-
-  it('takes the hundreds of thousands of files another thread wrote in a registry of 100,000 versions', () => {
-    const w = new OutputWriter(join(dir, 'f3'));
-    const written = Array.from({ length: 300_000 }, (_, i) => `objects/o${i}/aso.object.json`);
-    w.adopt({ written, madeFolders: [] });
-    expect(w.counts()).toEqual({ files: 300_000, written: 300_000 });
-    expect(w.written.at(-1)).toBe('objects/o299999/aso.object.json');
-  });
 });

@@ -1,7 +1,7 @@
 /** Pages packed into one buffer and back, and pages asked for one by one sent to be rendered together. */
 import { describe, expect, it } from 'vitest';
-import { batchedRenderer, packPages, unpackPages, type PackedPages } from '../../src/site/page-batch.ts';
-import type { RenderedPage } from '../../src/site/page-renderer.ts';
+import { batchedRenderer, packPages, unpackPages, type PackedPages } from '../../src/site/render/page-batch.ts';
+import type { RenderedPage } from '../../src/site/render/page-renderer.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (page: RenderedPage): string => new TextDecoder().decode(page.body);

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSite } from '../../src/site/load-site.ts';
-import { documentDigests, documentsKey, pageDigests } from '../../src/site/page-digests.ts';
-import { NOT_FOUND_PAGE, pageFile, pagePaths } from '../../src/site/page-paths.ts';
-import type { SiteData } from '../../src/site/site-data.ts';
+import { loadSite } from '../../src/site/data/load-site.ts';
+import { documentDigests, documentsKey, pageDigests } from '../../src/site/build/page-digests.ts';
+import { NOT_FOUND_PAGE, pageFile, pagePaths } from '../../src/site/data/page-paths.ts';
+import type { SiteData } from '../../src/site/data/site-model.ts';
 import { pngBytes, tempRegistry, writeVersion, writeWorld } from '../support/fixture-registry.ts';
 
 const URL = 'https://registry.example.org';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { portableSiteData, siteDataOf, type PortableSiteData } from '../../src/site/portable-site-data.ts';
-import type { SiteData } from '../../src/site/site-data.ts';
+import { portableSiteData, siteDataOf, type PortableSiteData } from '../../src/site/render/portable-site-data.ts';
+import type { SiteData } from '../../src/site/data/site-model.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
 
 let work: string;

@@ -4,14 +4,14 @@
  * changed writes no file at all; one after a new version writes that version's files and the indexes, no other's.
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { ledgerFrom } from '../../src/core/ledger.ts';
+import { ledgerFrom } from '../../src/core/log/ledger.ts';
 import { allPublications } from '../../src/registry/ledger-file.ts';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../support/build-site.ts';
 import { expectSameSite, listFiles } from '../support/site-files.ts';
-import { thumbnailKey } from '../../src/site/thumbnails.ts';
+import { thumbnailKey } from '../../src/site/data/thumbnails.ts';
 import { pngBytes, sri, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 
 const picture = (bytes: Uint8Array) => [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes }];

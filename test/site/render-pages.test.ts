@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import type { App } from 'astro/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
-import { OutputWriter } from '../../src/site/output-writer.ts';
-import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
-import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
-import { renderPages } from '../../src/site/render-pages.ts';
-import { loadRenderer, rendererBundle } from '../../src/site/renderer-bundle.ts';
-import { provideSiteData } from '../../src/site/site-data.ts';
+import { OutputWriter } from '../../src/site/output/output-writer.ts';
+import { NOT_FOUND_PAGE } from '../../src/site/data/page-paths.ts';
+import { appRenderer, type PageRenderer } from '../../src/site/render/page-renderer.ts';
+import { renderPages } from '../../src/site/render/render-pages.ts';
+import { loadRenderer, rendererBundle } from '../../src/site/render/renderer-bundle.ts';
+import { provideSiteData } from '../../src/site/data/site-data.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
 

@@ -1,16 +1,16 @@
 /** Rendering on worker threads gives the pages rendering in the build's own thread gives, and says when it cannot. */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
-import { PAGES_FOR_A_THREAD, renderThreads } from '../../src/site/build-site.ts';
-import { NOT_FOUND_PAGE } from '../../src/site/page-paths.ts';
-import { appRenderer, type PageRenderer } from '../../src/site/page-renderer.ts';
-import { pagePaths } from '../../src/site/page-paths.ts';
-import { renderPool, startRenderPool } from '../../src/site/render-pool.ts';
-import { loadRenderer, rendererBundle, type RendererBundle } from '../../src/site/renderer-bundle.ts';
-import { provideSiteData, type SiteData } from '../../src/site/site-data.ts';
+import { NOT_FOUND_PAGE } from '../../src/site/data/page-paths.ts';
+import { appRenderer, type PageRenderer } from '../../src/site/render/page-renderer.ts';
+import { pagePaths } from '../../src/site/data/page-paths.ts';
+import { renderPool } from '../../src/site/render/render-pool.ts';
+import { loadRenderer, rendererBundle, type RendererBundle } from '../../src/site/render/renderer-bundle.ts';
+import { provideSiteData } from '../../src/site/data/site-data.ts';
+import type { SiteData } from '../../src/site/data/site-model.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
 
@@ -64,53 +64,7 @@ describe('renderPool', () => {
     }
   });
 
-  it('starts its threads before the data is known, and renders once it is provided, each thread with its copy', async () => {
-    const pool = startRenderPool({ bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 2 });
-    try {
-      const paths = pagePaths(data);
-      let settled = false;
-      const first = pool.render(paths[0]!).finally(() => (settled = true));
-      // The threads load the renderer meanwhile; a page waits for the data.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(settled).toBe(false);
-      pool.provide(data);
-      const [there, local] = await Promise.all([Promise.all(paths.map((p) => pool.render(p))), Promise.all(paths.map((p) => here.render(p)))]);
-      expect(await first).toEqual(local[0]);
-      expect(there).toEqual(local);
-      expect(() => pool.provide(data)).toThrow('the site data of a render pool is provided once');
-    } finally {
-      await pool.close();
-    }
-  });
-
-  it('hands the data to a thread that asks for it after it went out', async () => {
-    const pool = startRenderPool({ bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 1 });
-    // Provided before the thread has even loaded its entry: the thread asks once it listens, and gets it again.
-    pool.provide(data);
-    try {
-      const path = pagePaths(data).find((p) => /^objects\/[^/]+\/versions\/[^/]+\/$/.test(p))!;
-      expect(await pool.render(path)).toEqual(await here.render(path));
-    } finally {
-      await pool.close();
-    }
-  });
-
   it('refuses a pool without threads', () => {
-    expect(() => renderPool(data, { bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 0 })).toThrow('a render pool needs at least one thread, not 0');
-  });
-});
-
-describe('renderThreads', () => {
-  it('is one per core but one, unless ASO_RENDER_THREADS says otherwise', () => {
-    expect(renderThreads({})).toBeGreaterThanOrEqual(0);
-    expect(renderThreads({ ASO_RENDER_THREADS: '3' })).toBe(3);
-    expect(renderThreads({ ASO_RENDER_THREADS: '0' })).toBe(0);
-  });
-
-  it('is none for fewer pages than pay for a thread, unless ASO_RENDER_THREADS sets a number', () => {
-    expect(renderThreads({}, PAGES_FOR_A_THREAD - 1)).toBe(0);
-    expect(renderThreads({}, PAGES_FOR_A_THREAD)).toBe(availableParallelism() - 1);
-    expect(renderThreads({ ASO_RENDER_THREADS: '1' }, 3)).toBe(1);
-    expect(() => renderThreads({ ASO_RENDER_THREADS: 'two' })).toThrow('ASO_RENDER_THREADS must be a whole number of threads, 0 to render in the build\'s own thread (not "two")');
+    expect(() => renderPool(data, { bundleDir: bundle.dir, origin: DEFAULT_REGISTRY_URL, threads: 0 })).toThrow('a pool of threads needs at least one thread, not 0');
   });
 });

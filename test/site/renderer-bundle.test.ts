@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedRenderer, rendererBuildEnv, rendererCacheDir, rendererDigest } from '../../src/site/renderer-bundle.ts';
+import { cachedRenderer, rendererBuildEnv, rendererCacheDir, rendererDigest } from '../../src/site/render/renderer-bundle.ts';
 
 describe('rendererDigest', () => {
   let root: string;

@@ -1,6 +1,6 @@
 import type { SSRManifest } from 'astro';
 import { describe, expect, it } from 'vitest';
-import { importingOnce } from '../../src/site/renderer-entry.ts';
+import { importingOnce } from '../../src/site/render/renderer-entry.ts';
 
 /** A loader that counts its calls, as a dynamic import of a module would be counted. */
 function counted<T>(value: T): { load: () => Promise<T>; calls: () => number } {

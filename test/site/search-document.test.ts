@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/io/list-files.ts';
-import { searchDocument } from '../../src/site/search-document.ts';
+import { searchDocument } from '../../src/site/search/search-document.ts';
 import { siteDir } from '../support/site.ts';
 
 describe('searchDocument', () => {

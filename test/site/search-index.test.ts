@@ -3,9 +3,9 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutputWriter } from '../../src/site/output-writer.ts';
-import { pageFile } from '../../src/site/page-paths.ts';
-import { startSearchIndex, type SearchShard } from '../../src/site/search-index.ts';
+import { OutputWriter } from '../../src/site/output/output-writer.ts';
+import { pageFile } from '../../src/site/data/page-paths.ts';
+import { startSearchIndex, type SearchShard } from '../../src/site/search/search-index.ts';
 import { listFiles } from '../support/site-files.ts';
 
 let dir: string;

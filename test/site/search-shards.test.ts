@@ -9,7 +9,7 @@ import {
   searchShardOfPage,
   searchShardPages,
   searchShards,
-} from '../../src/site/search-shards.ts';
+} from '../../src/site/search/search-shards.ts';
 
 /** `n` objects of `versions` versions each. */
 const objects = (n: number, versions = 1) => Array.from({ length: n }, (_, i) => ({ id: `object-${i}`, versions: new Array<number>(versions).fill(0) }));

@@ -1,13 +1,13 @@
 /**
  * Every file served right: the preview server over the built sample site (content types from the one table, CORS on
- * every JSON and byte path, 404.html), and the README's nginx example read out of the README and checked against the
+ * every JSON and byte path, 404.html), and the nginx example read out of docs/site.md and checked against the
  * table and nginx's own mime.types.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_TYPES, contentTypeOf, nginxExtraTypes } from '../../src/core/content-types.ts';
-import { startPreview, type PreviewServer } from '../../src/site/preview-server.ts';
+import { CONTENT_TYPES, contentTypeOf, nginxExtraTypes } from '../../src/core/format/content-types.ts';
+import { startPreview, type PreviewServer } from '../../src/site/serve/preview-server.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { siteDir } from '../support/site.ts';
 
@@ -85,9 +85,9 @@ describe('the preview server', () => {
   });
 });
 
-describe("the README's nginx example", () => {
+describe("the nginx example of docs/site.md", () => {
   const nginxBlock = async (): Promise<string> => {
-    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+    const readme = await readFile(join(repoRoot, 'docs', 'site.md'), 'utf8');
     const blocks = [...readme.matchAll(/```nginx\n([\s\S]*?)```/g)].map((m) => m[1]!);
     expect(blocks).toHaveLength(1);
     return blocks[0]!;

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentPath, apiPaths } from '../../src/core/paths.ts';
-import type { SiteData } from '../../src/site/site-data.ts';
-import { versionDocuments, versionPositions } from '../../src/site/site-documents.ts';
+import { agentPath, apiPaths } from '../../src/core/format/paths.ts';
+import type { SiteData } from '../../src/site/data/site-model.ts';
+import { versionDocuments, versionPositions } from '../../src/site/build/site-documents.ts';
 import { loadSampleSite } from '../support/sample-site.ts';
 
 let work: string;

@@ -3,11 +3,11 @@
  * appending lines never changes the `log` object of a version published before.
  */
 import { describe, expect, it } from 'vitest';
-import { ledgerLine } from '../../src/core/ledger.ts';
-import { verifyConsistency, verifyInclusion } from '../../src/core/merkle-proof.ts';
-import { MerkleTree } from '../../src/core/merkle-tree.ts';
-import { entryLeafHash, proofHashes } from '../../src/core/version-log.ts';
-import { siteLogOf, versionLogOf } from '../../src/site/site-log.ts';
+import { ledgerLine } from '../../src/core/log/ledger.ts';
+import { verifyConsistency, verifyInclusion } from '../../src/core/log/merkle-proof.ts';
+import { MerkleTree } from '../../src/core/log/merkle-tree.ts';
+import { entryLeafHash, proofHashes } from '../../src/core/log/version-log.ts';
+import { siteLogOf, versionLogOf } from '../../src/site/data/site-log.ts';
 
 const REGISTRY = 'https://registry.example.org';
 const encoder = new TextEncoder();

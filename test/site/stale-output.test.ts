@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INCOMPLETE_MARKER, markOutputIncomplete, removeStaleOutput } from '../../src/site/stale-output.ts';
+import { INCOMPLETE_MARKER, markOutputIncomplete, removeStaleOutput } from '../../src/site/output/stale-output.ts';
 
 describe('removeStaleOutput', () => {
   let dir: string;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { AS_IS_MAX_BYTES, endsWhole, isAnimatedPng, showAsIs } from '../../src/site/thumbnail-as-is.ts';
+import { AS_IS_MAX_BYTES, endsWhole, isAnimatedPng, showAsIs } from '../../src/site/data/thumbnail-as-is.ts';
 
 const WIDTH = 320;
 

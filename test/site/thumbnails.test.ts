@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkImage, imageProblem } from '../../src/registry/check-image.ts';
-import { makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailKey, thumbnailOrNull } from '../../src/site/thumbnails.ts';
+import { makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailKey, thumbnailOrNull } from '../../src/site/data/thumbnails.ts';
 import { pngBytes, sri } from '../support/fixture-registry.ts';
 
 describe('makeThumbnail', () => {

@@ -1,16 +1,16 @@
 /** Writes small, valid registries in temporary folders for tests, using the same rules as the real one. */
 import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { representationUrl, versionDir } from '../../src/core/paths.ts';
-import { sriFromDigest } from '../../src/core/sri.ts';
-import type { Manifest, PublicationRecord, Representation, World } from '../../src/core/types.ts';
+import { representationUrl, versionDir } from '../../src/core/format/paths.ts';
+import { sriFromDigest } from '../../src/core/format/sri.ts';
+import type { Manifest, PublicationRecord, Representation, World } from '../../src/core/format/types.ts';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 
 /** A file to publish with a version. */
-export interface FixtureFile {
+interface FixtureFile {
   id: string;
   type: string;
   format: string;
@@ -94,19 +94,6 @@ export async function tempRegistry(prefix = 'aso-registry-'): Promise<{ parent: 
   const root = join(parent, 'registry');
   await mkdir(join(root, 'objects'), { recursive: true });
   return { parent, root };
-}
-
-/**
- * A fresh registry of one object, `fine`, with `clean` versions that check clean (1.0.0, 1.0.1, ...) and one more whose
- * `publication.json` is missing: a check finds those first and then fails. Returns the broken version.
- */
-export async function registryFailingAfter(prefix: string, clean: number): Promise<{ parent: string; root: string; broken: string }> {
-  const reg = await tempRegistry(prefix);
-  const files = [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes() }];
-  for (let i = 0; i <= clean; i++) await writeVersion(reg.root, { id: 'fine', version: `1.0.${i}`, files });
-  const broken = `1.0.${clean}`;
-  await rm(join(reg.root, 'objects', 'fine', 'versions', broken, 'publication.json'));
-  return { ...reg, broken };
 }
 
 /** A small PNG made with sharp. */

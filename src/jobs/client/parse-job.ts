@@ -1,10 +1,10 @@
 /** The job API's documents as the client reads them, checked field by field so that garbage is caught at the door. */
 
 /** The states of a job. */
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
+const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 
 /** A job status. */
-export type ApiJobStatus = (typeof JOB_STATUSES)[number];
+type ApiJobStatus = (typeof JOB_STATUSES)[number];
 
 /** A job (DESIGN §7). */
 export interface ApiJob {

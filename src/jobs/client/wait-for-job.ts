@@ -15,7 +15,7 @@ export interface WaitOptions {
 }
 
 /** The default overall timeout. */
-export const DEFAULT_WAIT_MS = 10 * 60_000;
+const DEFAULT_WAIT_MS = 10 * 60_000;
 
 /**
  * Polls `GET /v1/jobs/{id}` until the job is `succeeded` (returned), `failed` or `canceled` (a JobApiError with

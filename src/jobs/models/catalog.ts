@@ -20,7 +20,7 @@ export interface ModelInfo {
 }
 
 /** The provider name recorded in `generator.provider`. */
-export const MODEL_PROVIDER = 'aso-reference-jobs';
+const MODEL_PROVIDER = 'aso-reference-jobs';
 
 /** The five built-in models, in catalog order. */
 export const MODEL_CATALOG: readonly ModelInfo[] = [

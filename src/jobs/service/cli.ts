@@ -13,7 +13,7 @@ export interface CliIo {
 }
 
 /** The data folder when `--data` is not given (relative to the working directory). */
-export const DEFAULT_DATA_DIR = '.aso-jobs';
+const DEFAULT_DATA_DIR = '.aso-jobs';
 
 const USAGE = `Usage:
   npm run jobs -- serve [--role all|api|worker] [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data ${DEFAULT_DATA_DIR}] [--concurrency N]

@@ -26,7 +26,7 @@ export interface FetchOptions {
 }
 
 /** The parsed URL when `raw` is an absolute http(s) URL without credentials. */
-export function parseImageUrl(raw: string): URL {
+function parseImageUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);

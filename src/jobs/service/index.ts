@@ -8,10 +8,10 @@ import { DEFAULT_LEASE_MS, DEFAULT_LIMITS, DEFAULT_PORT, DEFAULT_RATE_LIMITS, de
 import { buildOpsServer, buildServer } from './server.ts';
 import { WorkerPool } from './worker-pool.ts';
 
-export { MODEL_CATALOG, MODEL_PROVIDER, findModel, generatorRecord, type ModelId, type ModelInfo } from '../models/catalog.ts';
+export { MODEL_CATALOG,      } from '../models/catalog.ts';
 export type { JobDocument } from './job-document.ts';
-export type { JobServiceOptions, RateLimits, ServiceRole } from './options.ts';
-export type { RunnerLimits } from './job-runner.ts';
+export type { JobServiceOptions,   } from './options.ts';
+;
 
 /** A running service. */
 export interface JobService {

@@ -36,7 +36,7 @@ export interface RunnerDeps {
 }
 
 /** The blob name of a job's input image. */
-export function inputBlob(id: string): string {
+function inputBlob(id: string): string {
   return `${id}.input`;
 }
 
@@ -80,7 +80,7 @@ export class JobRunner {
 
   /** Jobs whose worker is gone go back to the queue (or fail after too many attempts); on the data folder every `queued` job is queued again in order. */
   async recover(): Promise<void> {
-    const { jobs, queue, limits, exclusive } = this.deps;
+    const { jobs, queue, exclusive } = this.deps;
     await this.reclaim(exclusive);
     if (exclusive) for (const job of await jobs.listByStatus('queued')) await queue.enqueue(job.id);
   }

@@ -1,7 +1,7 @@
 /** Structured logs: one JSON object a line on stdout, with the job id as a field wherever a job is concerned. */
 
 /** The fields of one log line; `msg` says what happened. */
-export interface LogFields {
+interface LogFields {
   msg: string;
   level?: 'debug' | 'info' | 'warn' | 'error';
   job?: string;

@@ -32,7 +32,7 @@ export interface V1Deps {
 }
 
 /** The catalog entry as the API shows it. */
-export function modelJson(m: (typeof MODEL_CATALOG)[number]): Record<string, unknown> {
+function modelJson(m: (typeof MODEL_CATALOG)[number]): Record<string, unknown> {
   return {
     id: m.id,
     object: 'model',
@@ -47,7 +47,7 @@ export function modelJson(m: (typeof MODEL_CATALOG)[number]): Record<string, unk
 
 /** Registers the `/v1` routes on `app` (mount it with the prefix `/v1`). */
 export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void> {
-  const { jobs, blobs, keys, runner, limits, policy } = deps;
+  const { jobs, blobs, runner, limits, policy } = deps;
   const pending = new Map<string, Promise<unknown>>();
   app.removeContentTypeParser('text/plain');
 

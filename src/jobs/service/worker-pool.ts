@@ -1,9 +1,8 @@
 /** The model worker pool: piscina runs models on worker threads, so the HTTP server never blocks; abort and a per-run time limit stop the thread. */
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
+import { threadModuleFile, workerPool } from '../../io/worker-pool.ts';
 import type { ModelOutcome, ModelTask } from './model-worker.ts';
-
-const ENTRY = new URL('./model-worker-entry.mjs', import.meta.url).href;
 
 /** Why a task did not produce bytes; `code` goes into the failed job's `error`. */
 export class TaskError extends Error {
@@ -42,14 +41,9 @@ export class WorkerPool {
 
   constructor(options: WorkerPoolOptions) {
     if (!Number.isInteger(options.size) || options.size < 1) throw new Error(`the worker pool size must be a positive integer, got ${options.size}`);
-    this.piscina = new Piscina({
-      filename: ENTRY,
-      minThreads: 0,
-      maxThreads: options.size,
-      idleTimeout: options.idleMs ?? 60_000,
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 2048 },
-    });
+    const file = threadModuleFile(import.meta.url, 'model-worker');
+    if (!file) throw new Error(`the model worker's module is missing beside ${import.meta.url}`);
+    this.piscina = workerPool<ModelTask, ModelOutcome>(file, { threads: options.size, idleMs: options.idleMs ?? 60_000, maxHeapMb: options.maxHeapMb ?? 2048 });
   }
 
   /** The threads running now (for tests and metrics). */

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyRecord } from './types.ts';
 
 /** Every key starts with this, so that it is recognisable in a leaked file. */
-export const KEY_PREFIX = 'aso_sk_';
+const KEY_PREFIX = 'aso_sk_';
 const KEY_PATTERN = /^aso_sk_[A-Za-z0-9_-]{43}$/;
 
 /** Lowercase hex SHA-256 of a key. */

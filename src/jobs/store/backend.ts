@@ -1,20 +1,5 @@
 /** Everything the job service keeps, behind one interface: the data folder by default, Postgres when a database URL is given. */
-import type { BlobStore, JobQueue, JobStore, KeyStore } from './types.ts';
-
-/** The stores and the queue of one service process. */
-export interface Backend {
-  kind: 'files' | 'postgres';
-  jobs: JobStore;
-  blobs: BlobStore;
-  keys: KeyStore;
-  queue: JobQueue;
-  /** True when this process alone uses the data (the data folder): every job left `running` at start was interrupted. */
-  exclusive: boolean;
-  /** Calls `listener` with the id of each job that another process cancels (Postgres only; the data folder has no other process). */
-  onCancel(listener: (id: string) => void): void;
-  /** Closes the stores and the queue and releases the data. */
-  close(): Promise<void>;
-}
+import type { Backend, KeyStore } from './types.ts';
 
 /** Where the service keeps its data. */
 export interface BackendOptions {

@@ -4,9 +4,8 @@ import { join, resolve } from 'node:path';
 import { FsBlobStore } from './fs-blob-store.ts';
 import { FsJobStore } from './fs-job-store.ts';
 import { FsKeyStore } from './fs-key-store.ts';
-import type { Backend } from './backend.ts';
 import { MemoryQueue } from './memory-queue.ts';
-import type { KeyStore } from './types.ts';
+import type { Backend, KeyStore } from './types.ts';
 
 /** Where each kind of data lives inside the data folder. */
 export function dataPaths(dataDir: string): { root: string; jobs: string; blobs: string; keys: string; lock: string } {

@@ -8,7 +8,7 @@ import { IdempotencyConflict, interruptedError, type JobPatch, type JobRecord, t
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Problems met while loading, one line each (for the service log). */
-export type LoadWarning = string;
+type LoadWarning = string;
 
 /** Options of the file job store. */
 export interface FsJobStoreOptions {

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../io/atomic-file.ts';
 import { hashKey, isWellFormedKey, newKey, pickKey } from './api-key.ts';
 import type { ApiKeyRecord, KeyStore } from './types.ts';
 
-export { checkKeyName, hashKey, KEY_PREFIX } from './api-key.ts';
+export { checkKeyName, hashKey,  } from './api-key.ts';
 
 const HASH_FILE = /^[0-9a-f]{64}\.json$/;
 

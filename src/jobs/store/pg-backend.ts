@@ -1,5 +1,5 @@
 /** The Postgres backend: jobs, keys and the pg-boss queue in one database shared by any number of processes; blobs in a folder they share. */
-import type { Backend } from './backend.ts';
+import type { Backend } from './types.ts';
 import { dataPaths } from './data-dir.ts';
 import { FsBlobStore } from './fs-blob-store.ts';
 import { PgJobStore } from './pg-job-store.ts';

@@ -9,7 +9,7 @@ export interface Migration {
 }
 
 /** The schema that holds our tables (pg-boss keeps its own, `pgboss`). */
-export const SCHEMA = 'aso';
+const SCHEMA = 'aso';
 
 /** Every migration, oldest first. Never edit a published one: add the next. */
 export const MIGRATIONS: readonly Migration[] = [

@@ -9,7 +9,7 @@ import { CHANNELS, type PgNotifier } from './pg-notifier.ts';
 import type { JobQueue } from './types.ts';
 
 /** The pg-boss queue name. */
-export const QUEUE_NAME = 'aso-jobs';
+const QUEUE_NAME = 'aso-jobs';
 
 /** Something that runs SQL: the pool, or a client inside a transaction. */
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;

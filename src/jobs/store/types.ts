@@ -3,16 +3,14 @@
 /** Where a job is in its life. */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
-/** The statuses a job never leaves. */
-export const FINAL_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'];
 
 /** Where the image of a job comes from. */
-export type JobInput =
+type JobInput =
   | { kind: 'url'; url: string }
   | { kind: 'upload'; filename: string | null; byteLength: number; sha256: string };
 
 /** The finished asset of a job. */
-export interface AssetInfo {
+interface AssetInfo {
   format: string;
   mediaType: string;
   byteLength: number;
@@ -44,7 +42,7 @@ export interface JobRecord {
 }
 
 /** A worker's claim on a running job. */
-export interface JobLease {
+interface JobLease {
   /** The id of the runner that holds it. */
   owner: string;
   /** When it lapses unless renewed (RFC 3339). */
@@ -163,5 +161,20 @@ export interface KeyStore {
   list(): Promise<ApiKeyRecord[]>;
   /** Revokes the key with this id (or this unique name) and returns its record. */
   revoke(idOrName: string): Promise<ApiKeyRecord>;
+  close(): Promise<void>;
+}
+
+/** The stores and the queue of one service process. */
+export interface Backend {
+  kind: 'files' | 'postgres';
+  jobs: JobStore;
+  blobs: BlobStore;
+  keys: KeyStore;
+  queue: JobQueue;
+  /** True when this process alone uses the data (the data folder): every job left `running` at start was interrupted. */
+  exclusive: boolean;
+  /** Calls `listener` with the id of each job that another process cancels (Postgres only; the data folder has no other process). */
+  onCancel(listener: (id: string) => void): void;
+  /** Closes the stores and the queue and releases the data. */
   close(): Promise<void>;
 }

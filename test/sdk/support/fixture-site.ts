@@ -1,19 +1,19 @@
 /** A small static site written with the project's own API document builders, for SDK tests that need cases the sample registry lacks. */
-import { API_PAGE_SIZE, pageCount } from '../../../src/core/paging.ts';
+import { API_PAGE_SIZE, pageCount } from '../../../src/core/documents/paging.ts';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { apiCatalog, apiIndex, apiObject, apiVersion, type ObjectRecord, type VersionRecord } from '../../../src/core/api-documents.ts';
-import { apiPaths, manifestPath, representationPath, representationUrl } from '../../../src/core/paths.ts';
-import { sriOf } from '../../../src/core/sri.ts';
-import { MANIFEST_SCHEMA, type Manifest, type Representation } from '../../../src/core/types.ts';
-import { latestVersion } from '../../../src/core/latest.ts';
-import { sortHistory } from '../../../src/core/version.ts';
+import { apiCatalog, apiIndex, apiObject, apiVersion, type ObjectRecord, type VersionRecord } from '../../../src/core/documents/api-documents.ts';
+import { apiPaths, manifestPath, representationPath, representationUrl } from '../../../src/core/format/paths.ts';
+import { sriOf } from '../../../src/core/format/sri.ts';
+import { MANIFEST_SCHEMA, type Manifest, type Representation } from '../../../src/core/format/types.ts';
+import { latestVersion } from '../../../src/core/format/latest.ts';
+import { sortHistory } from '../../../src/core/format/version.ts';
 
 export const REGISTRY_URL = 'https://registry.example.org';
 
 /** One file of a fixture version. */
-export interface FixtureFile {
+interface FixtureFile {
   id: string;
   type: string;
   format: string;
@@ -39,7 +39,7 @@ export interface FixtureSite {
 }
 
 /** Bytes of a small glTF document (valid JSON; the SDK only hashes it). */
-export function gltfBytes(label: string): Uint8Array {
+function gltfBytes(label: string): Uint8Array {
   const doc = { asset: { version: '2.0', generator: label }, scenes: [{ nodes: [] }], scene: 0 };
   return new TextEncoder().encode(JSON.stringify(doc));
 }

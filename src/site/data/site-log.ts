@@ -1,0 +1,70 @@
+/**
+ * The build's view of the transparency log: the Merkle tree over `registry/ledger.jsonl` (one leaf per line, in order),
+ * the checkpoint it commits to, and each version's inclusion proof for the `log` object of its documents (in the tree
+ * right after its own line, so that a later publication never changes it).
+ */
+import { checkpointOrigin, CHECKPOINT_PATH, type Checkpoint } from '../../core/log/checkpoint.ts';
+import { ledgerLines } from '../../core/log/ledger.ts';
+import { MerkleTree } from '../../core/log/merkle-tree.ts';
+import { siteUrl } from '../../core/format/paths.ts';
+import type { VerifierKey } from '../../core/log/signed-note.ts';
+import { versionLog, type VersionLog } from '../../core/log/version-log.ts';
+import { ledgerPath } from '../../registry/ledger-file.ts';
+import { readOptionalText } from '../../io/read-optional-text.ts';
+
+/** The log of a built site. */
+export interface SiteLog {
+  /** The ledger's lines, each a leaf. */
+  lines: string[];
+  tree: MerkleTree;
+  checkpoint: Checkpoint;
+  checkpointUrl: string;
+  /** Leaf index by `<id>@<version>`. */
+  leafOf: Map<string, number>;
+}
+
+const encoder = new TextEncoder();
+
+/** The log's origin line: the name of the committed log key, else the registry URL without its scheme. */
+export function logOrigin(registryUrl: string, logKey: VerifierKey | null): string {
+  return logKey?.name ?? checkpointOrigin(registryUrl);
+}
+
+/** The log over the ledger text (a checked ledger: one valid line per publication). */
+export function siteLogOf(text: string, registryUrl: string, logKey: VerifierKey | null): SiteLog {
+  return siteLogFromLines(ledgerLines(text).lines, registryUrl, logKey);
+}
+
+/** The log over the ledger's lines, each a leaf. */
+function siteLogFromLines(lines: string[], registryUrl: string, logKey: VerifierKey | null): SiteLog {
+  const tree = MerkleTree.fromEntries(lines.map((l) => encoder.encode(l)));
+  const leafOf = new Map<string, number>();
+  lines.forEach((line, i) => {
+    const { id, version } = JSON.parse(line) as { id: string; version: string };
+    leafOf.set(`${id}@${version}`, i);
+  });
+  return {
+    lines,
+    tree,
+    checkpoint: { origin: logOrigin(registryUrl, logKey), size: tree.size, rootHash: tree.root(), extensions: [] },
+    checkpointUrl: siteUrl(registryUrl, CHECKPOINT_PATH),
+    leafOf,
+  };
+}
+
+/** The log of the registry at `registryRoot`, or null when it keeps no ledger. */
+export async function readSiteLog(registryRoot: string, registryUrl: string, logKey: VerifierKey | null): Promise<SiteLog | null> {
+  const text = await readOptionalText(ledgerPath(registryRoot));
+  return text === null ? null : siteLogOf(text, registryUrl, logKey);
+}
+
+/**
+ * The `log` object of `id@version`, or null when the site has no log; throws when the version has no leaf. Its proof is
+ * for the tree of the ledger up to and including the version's line, so it depends on nothing published after it.
+ */
+export function versionLogOf(log: SiteLog | null, id: string, version: string): VersionLog | null {
+  if (!log) return null;
+  const index = log.leafOf.get(`${id}@${version}`);
+  if (index === undefined) throw new Error(`${id}@${version} has no line in the ledger`);
+  return versionLog(log.checkpointUrl, index + 1, index, log.lines[index]!, log.tree.inclusionProof(index, index + 1));
+}
