@@ -1,10 +1,9 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ledgerFrom } from '../../src/core/log/ledger.ts';
 import { allPublications, ledgerPath, publicationOf, readLedgerCheckpoint } from '../../src/registry/ledger-file.ts';
 import { createFixture, sri, type Fixture } from './fixture.ts';
-import { readOptionalText } from '../../src/io/read-optional-text.ts';
 
 const fixtures: Fixture[] = [];
 async function fixture(): Promise<Fixture> {
@@ -14,19 +13,6 @@ async function fixture(): Promise<Fixture> {
 }
 afterEach(async () => {
   for (const fx of fixtures.splice(0)) await fx.cleanup();
-});
-
-describe('readOptionalText', () => {
-  it('reads a plain file, gives null for a missing one, and refuses a link or a folder, naming it', async () => {
-    const fx = await fixture();
-    await fx.write('ledger.jsonl', 'line\n');
-    expect(await readOptionalText(fx.path('ledger.jsonl'))).toBe('line\n');
-    expect(await readOptionalText(fx.path('absent.jsonl'))).toBeNull();
-    await symlink(fx.path('ledger.jsonl'), fx.path('link.jsonl'));
-    await expect(readOptionalText(fx.path('link.jsonl'))).rejects.toThrow(`${fx.path('link.jsonl')} is a symbolic link; the registry holds only plain files and folders`);
-    await mkdir(fx.path('folder.jsonl'));
-    await expect(readOptionalText(fx.path('folder.jsonl'))).rejects.toThrow(`${fx.path('folder.jsonl')} is not a plain file`);
-  });
 });
 
 describe('publicationOf', () => {

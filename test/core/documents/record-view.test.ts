@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { noCompatibleText } from '../../../src/core/format/compatibility.ts';
+import { compatibilitySummary, generatorLabel, inventoryItems, licenseLabel } from '../../../src/core/documents/record-view.ts';
+import { manifest, rep } from '../records.ts';
+
+describe('record view', () => {
+  it('lists the inventory as the record page shows it', () => {
+    const inv = { triangles: 1234567, vertices: 3, drawCalls: 1, materials: 1, textures: 0, animations: 0, skins: 0, extensionsUsed: ['KHR_a', 'KHR_b'], extensionsRequired: [] };
+    expect(inventoryItems(inv).map((i) => `${i.label}: ${i.value}`)).toEqual([
+      'Triangles: 1,234,567',
+      'Vertices: 3',
+      'Draw calls: 1',
+      'Materials: 1',
+      'Textures: 0',
+      'Animations: 0',
+      'Skins: 0',
+      'Extensions used: KHR_a, KHR_b',
+      'Extensions required: none',
+    ]);
+  });
+
+  it('says No installed runtime when the only mesh requires an unsupported extension', () => {
+    const mesh = { id: 'mesh', type: 'mesh', format: 'glb', mediaType: 'model/gltf-binary' };
+    expect(compatibilitySummary([{ ...mesh, gltf: { extensionsRequired: ['KHR_draco_mesh_compression'] } }])).toMatchObject({
+      compatible: true,
+      lines: ['browser-gltf can load representation mesh'],
+    });
+    expect(compatibilitySummary([{ ...mesh, gltf: { extensionsRequired: ['EXT_unknown'] } }])).toMatchObject({
+      compatible: false,
+      heading: 'No installed runtime',
+      label: 'Unsupported',
+      report: expect.stringMatching(/^No compatible representation: mesh\/browser-gltf: extension "EXT_unknown" is not supported; expected /),
+    });
+  });
+});
+
+describe('licenseLabel', () => {
+  it('is the declared license, else Not declared', () => {
+    expect(licenseLabel(manifest('chair', '1.0.0', { license: 'CC-BY-4.0' }))).toBe('CC-BY-4.0');
+    expect(licenseLabel(manifest('chair', '1.0.0'))).toBe('Not declared');
+  });
+});
+
+describe('generatorLabel', () => {
+  it('prefers the manifest generator over provenance', () => {
+    const m = manifest('chair', '1.0.0', { generator: 'lathe 1.0.0', provenance: { generator: { model: 'relief', version: '2' } } });
+    expect(generatorLabel(m)).toBe('lathe 1.0.0');
+  });
+
+  it('writes provenance.generator as model, version and provider, each when a string', () => {
+    const label = (generator: unknown) => generatorLabel(manifest('chair', '1.0.0', { provenance: { generator } }));
+    expect(label({ model: 'relief', version: '1.2.0', provider: 'aso-jobs' })).toBe('relief 1.2.0 (aso-jobs)');
+    expect(label({ model: 'relief', version: '1.2.0' })).toBe('relief 1.2.0');
+    expect(label({ model: 'relief', provider: 'aso-jobs' })).toBe('relief (aso-jobs)');
+    expect(label({ model: 'relief', version: 2, provider: 7 })).toBe('relief');
+  });
+
+  it('is Not declared without a generator or a model name', () => {
+    const label = (provenance: Record<string, unknown>) => generatorLabel(manifest('chair', '1.0.0', { provenance }));
+    expect(label({ source: 'scan' })).toBe('Not declared');
+    expect(label({ generator: { version: '1.0.0' } })).toBe('Not declared');
+    expect(label({ generator: { model: 42 } })).toBe('Not declared');
+  });
+});
+
+describe('compatibilitySummary', () => {
+  it('lists one line per runtime that can load each representation, in manifest order', () => {
+    expect(compatibilitySummary([rep('cloud', 'ply'), rep('mesh', 'glb'), rep('photo', 'jpg'), rep('model', 'gltf')])).toEqual({
+      compatible: true,
+      heading: 'Runtime compatible',
+      lines: ['browser-gltf can load representation mesh', 'browser-image can load representation photo', 'browser-gltf can load representation model'],
+    });
+  });
+
+  it('is Unsupported with the full report when no runtime can load anything', () => {
+    const reps = [rep('cloud', 'ply'), rep('mesh', 'glb', { mediaType: 'model/obj' })];
+    expect(compatibilitySummary(reps)).toEqual({
+      compatible: false,
+      heading: 'No installed runtime',
+      state: 'Preview unavailable',
+      label: 'Unsupported',
+      report: noCompatibleText(reps),
+    });
+    expect(noCompatibleText(reps)).toContain('mesh/browser-gltf: media type "model/obj" is not supported');
+  });
+});

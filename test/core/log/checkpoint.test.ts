@@ -1,0 +1,66 @@
+/** Checkpoints against Go's tlog golden text, and what a client makes of signed, unsigned and foreign ones. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkpointNote, checkpointOrigin, formatCheckpoint, openCheckpoint, parseCheckpoint } from '../../../src/core/log/checkpoint.ts';
+import { leafHash } from '../../../src/core/log/merkle-tree.ts';
+import { generateKey } from '../../../src/core/log/signed-note.ts';
+
+const GO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'go-sumdb', 'vectors.json'), 'utf8')) as {
+  tree: { origin: string; size: number; record: string; text: string; bad: string[] };
+};
+
+describe('the checkpoint body', () => {
+  it('is written as Go\'s FormatTree writes it', () => {
+    const { tree } = GO;
+    const body = formatCheckpoint({ origin: tree.origin, size: tree.size, rootHash: leafHash(new TextEncoder().encode(tree.record)), extensions: [] });
+    expect(body).toBe(tree.text);
+    const back = parseCheckpoint(tree.text);
+    expect(back.size).toBe(tree.size);
+    expect(back.origin).toBe(tree.origin);
+  });
+
+  it('refuses what Go refuses, naming the line', () => {
+    expect(() => parseCheckpoint(GO.tree.bad[1]!)).toThrow(/line 2: "0xabcdef" is not a tree size/);
+    expect(() => parseCheckpoint(GO.tree.bad[2]!)).toThrow(/line 3: .* is not the base64 of a 32-byte hash/);
+    expect(() => parseCheckpoint('origin\n012\nTszzRgjTG6xce+z2AG31kAXYKBgQVtCSCE40HmuwBb0=\n')).toThrow(/line 2/);
+    expect(() => parseCheckpoint('origin\n12\n')).toThrow(/at least 3 lines/);
+    expect(() => parseCheckpoint('origin\n12\nTszzRgjTG6xce+z2AG31kAXYKBgQVtCSCE40HmuwBb0=')).toThrow(/ends with a newline/);
+  });
+
+  it('keeps extension lines', () => {
+    const text = `${GO.tree.text}extra one\n`;
+    expect(parseCheckpoint(text).extensions).toEqual(['extra one']);
+  });
+
+  it('takes its origin from the registry URL without the scheme', () => {
+    expect(checkpointOrigin('https://registry.example.org')).toBe('registry.example.org');
+    expect(checkpointOrigin('http://127.0.0.1:4321/reg/')).toBe('127.0.0.1:4321/reg');
+  });
+});
+
+describe('reading /checkpoint', () => {
+  const key = generateKey('registry.example.org');
+  const other = generateKey('registry.example.org');
+  const checkpoint = { origin: 'registry.example.org', size: 8, rootHash: new Uint8Array(32).fill(7), extensions: [] };
+
+  it('verifies a checkpoint signed by the pinned key', () => {
+    const opened = openCheckpoint(checkpointNote(checkpoint, key), [key]);
+    expect(opened.signature.state).toBe('verified');
+    expect(opened.checkpoint.size).toBe(8);
+  });
+
+  it('reads a bare body as unsigned', () => {
+    expect(openCheckpoint(checkpointNote(checkpoint, null), [key]).signature).toEqual({ state: 'unsigned' });
+  });
+
+  it('reports a checkpoint signed by another key as unverified', () => {
+    const opened = openCheckpoint(checkpointNote(checkpoint, other), [key]);
+    expect(opened.signature.state).toBe('unverified');
+  });
+
+  it('refuses a checkpoint whose body changed after signing', () => {
+    const signed = checkpointNote(checkpoint, key).replace('\n8\n', '\n9\n');
+    expect(() => openCheckpoint(signed, [key])).toThrow(/invalid signature for key registry\.example\.org\+/);
+  });
+});

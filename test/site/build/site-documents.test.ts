@@ -1,0 +1,34 @@
+/** The documents of each version, found by their place in the site data. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentPath, apiPaths } from '../../../src/core/format/paths.ts';
+import type { SiteData } from '../../../src/site/data/site-model.ts';
+import { versionDocuments, versionPositions } from '../../../src/site/build/site-documents.ts';
+import { loadSampleSite } from '../../support/sample-site.ts';
+
+let work: string;
+let data: SiteData;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'aso-site-documents-'));
+  data = await loadSampleSite(join(work, 'cache'));
+}, 120_000);
+afterAll(() => rm(work, { recursive: true, force: true }));
+
+describe('versionPositions', () => {
+  it('gives every version of the site once, in the order of the site data', () => {
+    const positions = [...versionPositions(data)];
+    expect(positions.map((p) => `${p.id}@${p.version}`)).toEqual(data.objects.flatMap((o) => o.versions.map((v) => `${v.manifest.id}@${v.manifest.version}`)));
+    for (const p of positions) expect(data.objects[p.objectIndex]!.versions[p.versionIndex]!.manifest).toMatchObject({ id: p.id, version: p.version });
+  });
+
+  it("leads to each version's agent.json and API document", () => {
+    for (const { id, version, objectIndex, versionIndex } of versionPositions(data)) {
+      const docs = versionDocuments(data, objectIndex, versionIndex);
+      expect(docs.map((d) => d.path)).toEqual([agentPath(id, version), apiPaths.version(id, version)]);
+      expect(JSON.parse(docs[1]!.body)).toMatchObject({ id, version });
+    }
+  });
+});
