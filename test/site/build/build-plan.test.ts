@@ -1,31 +1,21 @@
 /** What a build makes again: the plan from the digests of the last build into the same output folder. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planBuild } from '../../../src/site/build/build-plan.ts';
 import { writePageDigests } from '../../../src/site/build/page-digests.ts';
-import { loadSite } from '../../../src/site/data/load-site.ts';
 import { pagePaths } from '../../../src/site/data/page-paths.ts';
-import { pngBytes, tempRegistry, writeVersion } from '../../support/fixture-registry.ts';
+import { writeVersion } from '../../support/fixture-registry.ts';
+import { picture, twoObjects, type TwoObjects } from './two-objects.ts';
 
-const URL = 'https://registry.example.org';
-let parent: string;
+let fx: TwoObjects;
 let root: string;
 let cache: string;
-const load = () => loadSite({ registryRoot: root, registryUrl: URL, cacheDir: cache });
-const picture = async (n: number) => [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes(8 + n, 8) }];
+const load = () => fx.load();
 
 beforeAll(async () => {
-  ({ parent, root } = await tempRegistry('aso-build-plan-'));
-  cache = await mkdtemp(join(tmpdir(), 'aso-build-plan-cache-'));
-  await writeVersion(root, { id: 'alpha-object', version: '1.0.0', tags: ['wood'], files: await picture(1) });
-  await writeVersion(root, { id: 'beta-object', version: '1.0.0', tags: ['stone'], files: await picture(2) });
+  fx = await twoObjects('aso-build-plan-');
+  ({ root, cache } = fx);
 });
-afterAll(async () => {
-  await rm(parent, { recursive: true, force: true });
-  await rm(cache, { recursive: true, force: true });
-});
+afterAll(() => fx.remove());
 
 describe('planBuild', () => {
   it('keeps nothing without a last build, everything after one of the same inputs, and each output folder apart', async () => {

@@ -1,31 +1,20 @@
 /** Which pages a build renders again: the digests of their inputs, from a real registry loaded as the build loads it. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSite } from '../../../src/site/data/load-site.ts';
 import { documentDigests, documentsKey, pageDigests } from '../../../src/site/build/page-digests.ts';
 import { NOT_FOUND_PAGE, pageFile, pagePaths } from '../../../src/site/data/page-paths.ts';
 import type { SiteData } from '../../../src/site/data/site-model.ts';
-import { pngBytes, tempRegistry, writeVersion, writeWorld } from '../../support/fixture-registry.ts';
+import { writeVersion, writeWorld } from '../../support/fixture-registry.ts';
+import { picture, twoObjects, type TwoObjects } from './two-objects.ts';
 
-const URL = 'https://registry.example.org';
-let parent: string;
+let fx: TwoObjects;
 let root: string;
-let cache: string;
-const load = () => loadSite({ registryRoot: root, registryUrl: URL, cacheDir: cache });
-const picture = async (n: number) => [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes(8 + n, 8) }];
+const load = () => fx.load();
 
 beforeAll(async () => {
-  ({ parent, root } = await tempRegistry('aso-page-digests-'));
-  cache = await mkdtemp(join(tmpdir(), 'aso-page-digests-cache-'));
-  await writeVersion(root, { id: 'alpha-object', version: '1.0.0', tags: ['wood'], files: await picture(1) });
-  await writeVersion(root, { id: 'beta-object', version: '1.0.0', tags: ['stone'], files: await picture(2) });
+  fx = await twoObjects('aso-page-digests-');
+  ({ root } = fx);
 });
-afterAll(async () => {
-  await rm(parent, { recursive: true, force: true });
-  await rm(cache, { recursive: true, force: true });
-});
+afterAll(() => fx.remove());
 
 describe('pageDigests', () => {
   it('gives every page a digest that a rebuild of the same registry repeats, one shared by the listing pages', async () => {
