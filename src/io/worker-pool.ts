@@ -12,17 +12,17 @@ import { Piscina } from 'piscina';
 /** Work items (pages, meshes) below which a pool is not worth starting: the calling thread does them sooner. */
 export const ITEMS_FOR_THREADS = 500;
 
-/**
- * The threads for `items` work items: the whole number in `env[variable]` when it is set (0 keeps the work on the
- * calling thread), else one per core but the calling thread's, none below {@link ITEMS_FOR_THREADS} items. Throws a
- * sentence naming the variable for a bad value.
- */
-export function threadsFor(items: number, variable: string, env: NodeJS.ProcessEnv = process.env): number {
+/** The threads `env[variable]` asks for (0 keeps the work on the calling thread), or undefined when it is not set; throws a sentence naming the variable for a bad value. */
+export function threadSetting(variable: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
   const raw = env[variable]?.trim();
-  if (raw) {
-    if (!/^\d+$/.test(raw)) throw new Error(`${variable} must be a whole number of threads, 0 to do the work on the calling thread (not "${raw}")`);
-    return Number(raw);
-  }
+  if (!raw) return undefined;
+  if (!/^\d+$/.test(raw)) throw new Error(`${variable} must be a whole number of threads, 0 to do the work on the calling thread (not "${raw}")`);
+  return Number(raw);
+}
+
+/** The threads for `items` work items: `setting` when there is one, else one per core but the calling thread's, none below {@link ITEMS_FOR_THREADS} items. */
+export function threadsFor(items: number, setting?: number): number {
+  if (setting !== undefined) return setting;
   return items < ITEMS_FOR_THREADS ? 0 : availableParallelism() - 1;
 }
 

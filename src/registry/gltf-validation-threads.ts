@@ -6,7 +6,7 @@
  * thread.
  */
 import type { GltfCheck } from '../core/format/gltf-rules.ts';
-import { ITEMS_FOR_THREADS, threadModuleFile, threadsFor, workerPool } from '../io/worker-pool.ts';
+import { ITEMS_FOR_THREADS, threadModuleFile, threadSetting, threadsFor, workerPool } from '../io/worker-pool.ts';
 import type { GltfFileValidator } from './check-version.ts';
 import type { GltfValidationTask } from './gltf-validation-thread.ts';
 import { validateHashedGltf } from './validate-gltf.ts';
@@ -27,8 +27,8 @@ export interface GltfValidationOptions {
  * calling thread); the defaults when it is not set.
  */
 export function gltfValidationOptions(env: NodeJS.ProcessEnv = process.env): GltfValidationOptions {
-  if (!env[THREADS_VARIABLE]?.trim()) return {};
-  return { threads: threadsFor(Infinity, THREADS_VARIABLE, env), after: 0 };
+  const threads = threadSetting(THREADS_VARIABLE, env);
+  return threads === undefined ? {} : { threads, after: 0 };
 }
 
 /** A validator whose threads start once enough files are asked for; `close` stops them (files asked for after it are validated on the calling thread). */
@@ -41,7 +41,7 @@ export interface GltfValidation {
 
 /** Validates glTF files as `validateHashedGltf` does, on threads once `after` files were validated on the calling thread. */
 export function startGltfValidation(options: GltfValidationOptions = gltfValidationOptions()): GltfValidation {
-  const threads = options.threads ?? threadsFor(Infinity, THREADS_VARIABLE);
+  const threads = options.threads ?? threadsFor(Infinity);
   const after = options.after ?? ITEMS_FOR_THREADS;
   let asked = 0;
   let sent = 0;

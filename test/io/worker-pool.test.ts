@@ -3,21 +3,30 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ITEMS_FOR_THREADS, threadModuleFile, threadsFor, workerPool } from '../../src/io/worker-pool.ts';
+import { ITEMS_FOR_THREADS, threadModuleFile, threadSetting, threadsFor, workerPool } from '../../src/io/worker-pool.ts';
 
 const here = pathToFileURL(join(import.meta.dirname, 'worker-pool.test.ts')).href;
 
 describe('threadsFor', () => {
-  it('is none below the threshold and one per core but one from it, unless the variable says otherwise', () => {
-    expect(threadsFor(ITEMS_FOR_THREADS - 1, 'ASO_X', {})).toBe(0);
-    expect(threadsFor(ITEMS_FOR_THREADS, 'ASO_X', {})).toBe(availableParallelism() - 1);
-    expect(threadsFor(3, 'ASO_X', { ASO_X: '2' })).toBe(2);
-    expect(threadsFor(10_000, 'ASO_X', { ASO_X: ' 0 ' })).toBe(0);
+  it('is none below the threshold and one per core but one from it, unless a setting says otherwise', () => {
+    expect(threadsFor(ITEMS_FOR_THREADS - 1)).toBe(0);
+    expect(threadsFor(ITEMS_FOR_THREADS)).toBe(availableParallelism() - 1);
+    expect(threadsFor(3, 2)).toBe(2);
+    expect(threadsFor(10_000, 0)).toBe(0);
+  });
+});
+
+describe('threadSetting', () => {
+  it('reads a whole number of threads, or nothing when the variable is not set', () => {
+    expect(threadSetting('ASO_X', {})).toBeUndefined();
+    expect(threadSetting('ASO_X', { ASO_X: ' ' })).toBeUndefined();
+    expect(threadSetting('ASO_X', { ASO_X: '2' })).toBe(2);
+    expect(threadSetting('ASO_X', { ASO_X: ' 0 ' })).toBe(0);
   });
 
   it('names the variable and the value it cannot read', () => {
-    expect(() => threadsFor(1, 'ASO_X', { ASO_X: 'two' })).toThrow('ASO_X must be a whole number of threads, 0 to do the work on the calling thread (not "two")');
-    expect(() => threadsFor(1, 'ASO_X', { ASO_X: '-1' })).toThrow('(not "-1")');
+    expect(() => threadSetting('ASO_X', { ASO_X: 'two' })).toThrow('ASO_X must be a whole number of threads, 0 to do the work on the calling thread (not "two")');
+    expect(() => threadSetting('ASO_X', { ASO_X: '-1' })).toThrow('(not "-1")');
   });
 });
 

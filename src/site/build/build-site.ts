@@ -9,7 +9,8 @@
  */
 import type { SignerKey } from '../../core/log/signed-note.ts';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../../io/signer-key.ts';
-import { threadsFor } from '../../io/worker-pool.ts';
+import { threadSetting, threadsFor } from '../../io/worker-pool.ts';
+import { gltfValidationOptions } from '../../registry/gltf-validation-threads.ts';
 import type { RegistryKeys } from '../../registry/registry-keys.ts';
 import { loadRegistryKeys } from '../../registry/registry-keys.ts';
 import { planBuild, type BuildPlan } from './build-plan.ts';
@@ -59,9 +60,10 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const warn = opts.warn ?? info;
   const env = opts.env ?? process.env;
   const clock = new PhaseClock();
-  const threads = (pages: number): number => opts.renderThreads ?? threadsFor(pages, RENDER_THREADS_VARIABLE, env);
-  // Settings and the log's private key are checked before anything is read or written.
-  threads(0);
+  // Settings and the log's private key are read before anything else: a wrong one stops the build at once.
+  const renderThreads = opts.renderThreads ?? threadSetting(RENDER_THREADS_VARIABLE, env);
+  const threads = (pages: number): number => threadsFor(pages, renderThreads);
+  const gltfThreads = gltfValidationOptions(env);
   const shardPages = searchShardPages(env);
   const keys = await loadRegistryKeys(opts.registryRoot);
   const signer: SignerKey | null = await signerKeyFromEnv(env, LOG_KEY_VARIABLES);
@@ -72,7 +74,7 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   renderer.catch(() => {}); // awaited below; a problem of the registry is reported first
 
   const site = await clock.time('check', () =>
-    checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: shardPages }),
+    checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: shardPages, gltfThreads }),
   );
   const { data } = site;
   info(`${data.objects.reduce((n, o) => n + o.versions.length, 0)} versions of ${data.objects.length} objects checked`);
