@@ -22,11 +22,18 @@ describe('SlicedQueue', () => {
   it('lets the event loop turn between slices while thousands of jobs are queued at once', async () => {
     const queue = new SlicedQueue(4);
     let done = 0;
-    const jobs = Array.from({ length: 400 }, () => queue.run(() => (busy(0.1), ++done)));
-    // A message from another thread, an I/O callback: here a timer, which runs only when the loop turns.
-    const seenAt = await new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));
+    // A callback the first job queues (a message from another thread, an I/O callback) runs only when the loop turns.
+    let seen: Promise<number> | undefined;
+    const jobs = Array.from({ length: 400 }, (_, i) =>
+      queue.run(() => {
+        if (i === 0) seen = new Promise((resolve) => setImmediate(() => resolve(done)));
+        busy(0.1);
+        return ++done;
+      }),
+    );
     await Promise.all(jobs);
-    // 400 jobs of 0.1 ms are about 40 ms of work: the timer ran after the first slice, long before the last job.
+    const seenAt = await seen!;
+    // 400 jobs of at least 0.1 ms do not fit in one slice of 4 ms: the loop turned after the first slice, long before the last job.
     expect(seenAt).toBeGreaterThan(0);
     expect(seenAt).toBeLessThan(400);
     expect(done).toBe(400);
