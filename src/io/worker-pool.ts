@@ -49,7 +49,8 @@ export interface WorkerPoolOptions {
 /** A pool of threads running the default export of the thread module `file` (see {@link threadModuleFile}). */
 export function workerPool<Task, Result>(file: string, options: WorkerPoolOptions): Piscina<Task, Result> {
   if (!Number.isInteger(options.threads) || options.threads < 1) throw new Error(`a pool of threads needs at least one thread, not ${options.threads}`);
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  // A TypeScript module (the sources) needs the tsx loader in its thread; a bundled one runs as it is.
+  const execArgv = file.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
   return new Piscina<Task, Result>({
     filename: pathToFileURL(file).href,
     minThreads: options.idleMs === undefined ? options.threads : 0,
@@ -60,6 +61,6 @@ export function workerPool<Task, Result>(file: string, options: WorkerPoolOption
     // A thread awaits between its steps: it keeps its event loop rather than blocking until the next task.
     atomics: 'disabled',
     workerData: options.workerData,
-    execArgv: file.endsWith('.ts') ? ['--import', tsx] : [],
+    execArgv,
   });
 }

@@ -33,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const work = await mkdtemp(join(tmpdir(), 'aso-test-site-'));
   const outDir = join(work, 'dist');
   // Through a render thread, as a large registry is built: the sample registry alone has too few pages for one (the
-  // other tests' builds render in the build's thread, see PAGES_FOR_A_THREAD).
+  // other tests' builds render in the build's thread, see ITEMS_FOR_THREADS in src/io/worker-pool.ts).
   const result = await buildSite({ outDir, cacheDir: join(work, 'cache'), env: { ASO_RENDER_THREADS: '1' } });
   project.provide('siteDir', outDir);
   project.provide('siteBuildError', result.code === 0 ? '' : `astro build exited ${result.code}\n${result.stdout}\n${result.stderr}`);
