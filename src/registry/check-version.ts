@@ -4,6 +4,8 @@ import type { GltfCheck } from '../core/format/gltf-rules.ts';
 import { representationUrl } from '../core/format/paths.ts';
 import type { Manifest, PublicationRecord, Representation } from '../core/format/types.ts';
 import { manifestProblems } from '../core/format/validate-manifest.ts';
+import { activeContentProblems } from '../core/format/active-content.ts';
+import { foldedName } from '../core/format/folded-name.ts';
 import { publicationProblems } from './check-publication.ts';
 import { readRegistryJson } from './read-registry-json.ts';
 import { signatureProblems, type SignatureRules } from './check-signature.ts';
@@ -149,6 +151,7 @@ export async function checkVersion(
     const declared = declaredFiles(m, repsDir);
     const ids = new Map<string, string>();
     const names = new Map<string, string>();
+    const folded = new Map<string, { name: string; pointer: string }>();
     const wanted = new Map<string, Declared>();
     for (const d of declared) {
       const firstId = ids.get(d.rep.id);
@@ -167,6 +170,13 @@ export async function checkVersion(
         continue;
       }
       names.set(d.name, d.pointer);
+      const same = folded.get(foldedName(d.name));
+      if (same) {
+        at(manifestFile, `names the file ${REPRESENTATIONS_DIR}/${d.name}, which differs from ${REPRESENTATIONS_DIR}/${same.name} of ${same.pointer} only by case or Unicode form; a case-insensitive file system or host holds them as one file`, d.pointer);
+      } else folded.set(foldedName(d.name), { name: d.name, pointer: d.pointer });
+      for (const p of activeContentProblems({ fileName: d.name, mediaType: typeof d.rep.mediaType === 'string' ? d.rep.mediaType : '' })) {
+        at(manifestFile, p.message, `${d.pointer}/${p.field}`);
+      }
       wanted.set(d.name, d);
       if (typeof d.rep.url === 'string' && typeof m.id === 'string' && typeof m.version === 'string') {
         const url = representationUrl(ctx.registryUrl, m.id, m.version, d.rep.id, d.rep.format);

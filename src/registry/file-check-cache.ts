@@ -54,7 +54,7 @@ interface Stored {
   images: Record<string, ImageCheck>;
 }
 
-const FORMAT = 'aso-file-checks/3';
+const FORMAT = 'aso-file-checks/4';
 
 /** The cache file in `dir`: its name carries the gltf-validator version, so a new validator starts afresh. */
 export function fileCheckCachePath(dir: string): string {

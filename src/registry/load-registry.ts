@@ -12,6 +12,7 @@ import { latestNotRetracted } from '../core/format/latest.ts';
 import { RETRACTIONS_FILE, type Retracted } from '../core/log/retractions.ts';
 import type { World } from '../core/format/types.ts';
 import { sortHistory } from '../core/format/version.ts';
+import { caseCollisions } from '../core/format/folded-name.ts';
 import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { withGltfValidation, type GltfValidationOptions } from './gltf-validation-threads.ts';
@@ -143,6 +144,9 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   ctx.signatures = { publishers: keys.publishers, ...(opts.mustSign ? { mustSign: opts.mustSign } : {}) };
 
   const objectEntries = objectsDir ? ((await listDir(objectsDir)) ?? []) : [];
+  for (const c of caseCollisions(objectEntries.map((e) => e.name))) {
+    at(objectEntries.find((e) => e.name === c.name)!.path, `differs from objects/${c.first} only by case or Unicode form; a case-insensitive file system or host holds them as one folder`);
+  }
   const listings = await Promise.all(objectEntries.map((entry) => folders(() => listObject(entry, rel))));
   const found = listings.flatMap((l) => l.versions);
   // Start every check at once (the limits keep the pace), then take the results in tree order.
@@ -245,6 +249,9 @@ async function listObject(entry: DirEntry, rel: (path: string) => string): Promi
     if (why) refuse(e.path, why);
     else if (e.kind !== 'dir') refuse(e.path, 'unknown file in versions/; expected only version folders');
     else versions.push({ id: entry.name, version: e.name, dir: e.path });
+  }
+  for (const c of caseCollisions(versions.map((v) => v.version))) {
+    refuse(versions.find((v) => v.version === c.name)!.dir, `differs from versions/${c.first} only by case; a case-insensitive file system or host holds them as one folder, so two versions may not differ only by case`);
   }
   if (versions.length === 0 && problems.length === 0) refuse(entry.path, 'holds no version (expected versions/<version>/aso.object.json)');
   return { versions, problems };

@@ -1,5 +1,6 @@
 /** gltf-validator in Node: the registry's glTF rule (see core/format/gltf-rules.ts) applied to a file or bytes. */
 import { readFile } from 'node:fs/promises';
+import { gltfJsonDepthFinding, gltfNodeDepthFinding } from '../core/format/gltf-depth.ts';
 import { gltfJson } from '../core/format/gltf-inventory.ts';
 import { gltfCheck, refuseExternalResource, type GltfCheck } from '../core/format/gltf-rules.ts';
 import * as gltfValidator from 'gltf-validator';
@@ -40,6 +41,12 @@ export async function validateGltfBytes(bytes: Uint8Array, options: ValidateGltf
   // A CommonJS module: its exports are named under Node and sit on `default` under some bundlers.
   const validator = (gltfValidator as unknown as { default?: typeof gltfValidator }).default ?? gltfValidator;
   const format = options.format === 'gltf' || options.format === 'glb' ? options.format : undefined;
+  // gltf-validator recurses over the JSON and the node hierarchy, and its stack overflow escapes every try: refuse first.
+  const tooDeep = gltfJsonDepthFinding(bytes);
+  if (tooDeep) return { findings: [tooDeep] };
+  const json = gltfJson(bytes);
+  const hierarchy = gltfNodeDepthFinding(json);
+  if (hierarchy) return { findings: [hierarchy] };
   try {
     const report = await validator.validateBytes(bytes, {
       ...(options.uri ? { uri: options.uri } : {}),
@@ -48,7 +55,7 @@ export async function validateGltfBytes(bytes: Uint8Array, options: ValidateGltf
       writeTimestamp: false,
       maxIssues: MAX_GLTF_MESSAGES,
     });
-    return gltfCheck(report, gltfJson(bytes), options.maxErrors);
+    return gltfCheck(report, json, options.maxErrors);
   } catch (error) {
     return { findings: [{ message: `gltf-validator cannot read the file: ${String(error instanceof Error ? error.message : error)}` }] };
   }

@@ -1,10 +1,12 @@
 /**
  * How a host serves the site: CORS on everything (every path is public, and the SDK, agents and other origins read the
  * JSON, the bytes and the ledger), long immutable caching for what never changes, short revalidation for what grows,
- * and the content types of `content-types.ts`. The build writes it as `_headers` (Netlify, Cloudflare Pages); the
+ * the content types of `content-types.ts`, and published bytes sandboxed (downloads when no runtime shows them). The build writes it as `_headers` (Netlify, Cloudflare Pages); the
  * preview server applies the same rules. Pure.
  */
+import { RUNTIMES } from '../format/compatibility.ts';
 import { CONTENT_TYPES, NAMED_CONTENT_TYPES } from '../format/content-types.ts';
+import { REPRESENTATION_KINDS } from '../format/representation-kinds.ts';
 import { CHECKPOINT_PATH } from '../log/checkpoint.ts';
 import { LEDGER_FILE } from '../log/ledger.ts';
 import { RETRACTIONS_FILE } from '../log/retractions.ts';
@@ -20,12 +22,40 @@ export interface HeaderRule {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = (seconds: number): string => `public, max-age=${seconds}, must-revalidate`;
 
-/** The site's rules. No header is set by two rules that can match the same path (hosts join such values). */
-export function hostHeaderRules(): HeaderRule[] {
+const REPRESENTATIONS = '/objects/*/versions/*/representations/*';
+
+/** The extensions a runtime shows (the viewer's glTF, the browser's images); a representation of any other is a download. */
+const SHOWN: ReadonlySet<string> = new Set(RUNTIMES.flatMap((r) => r.formats));
+
+/**
+ * The extensions of representation files served as downloads: the known kinds no runtime shows and those of `files`
+ * (representation file names), as written (host patterns match case-sensitively); only plain extensions, since one is
+ * written into `_headers`.
+ */
+export function downloadExtensions(files: readonly string[] = []): string[] {
+  const exts = files.map((f) => (f.includes('.') ? f.slice(f.lastIndexOf('.') + 1) : ''));
+  return [...new Set([...REPRESENTATION_KINDS.map((k) => k.format), ...exts])].filter((e) => /^[A-Za-z0-9_-]+$/.test(e) && !SHOWN.has(e)).sort();
+}
+
+/**
+ * The site's rules; `representationFiles` are the names of the registry's representation files, so that each kind no
+ * runtime shows is served as a download. No header is set by two rules that can match the same path (hosts join such
+ * values).
+ */
+export function hostHeaderRules(representationFiles: readonly string[] = []): HeaderRule[] {
   return [
     { pattern: '/*', headers: { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' }, note: 'Every path is public: any origin may read it.' },
     { pattern: '/objects/*/versions/*/aso.object.json', headers: { 'Cache-Control': IMMUTABLE }, note: 'A published manifest and its bytes never change.' },
-    { pattern: '/objects/*/versions/*/representations/*', headers: { 'Cache-Control': IMMUTABLE } },
+    {
+      pattern: REPRESENTATIONS,
+      headers: { 'Cache-Control': IMMUTABLE, 'Content-Security-Policy': 'sandbox' },
+      note: 'Published bytes are never a page of the site: a browser that opens one runs nothing of it with the site\'s origin.',
+    },
+    ...downloadExtensions(representationFiles).map((ext, i) => ({
+      pattern: `${REPRESENTATIONS.slice(0, -1)}*.${ext}`,
+      headers: { 'Content-Disposition': 'attachment' },
+      ...(i === 0 ? { note: 'No runtime shows these: a browser saves them.' } : {}),
+    })),
     { pattern: '/thumbnails/*', headers: { 'Cache-Control': IMMUTABLE }, note: 'Thumbnails are named by their content.' },
     { pattern: '/objects/*/versions/*/agent.json', headers: { 'Cache-Control': REVALIDATE(300) }, note: 'These list newer versions as they appear.' },
     { pattern: '/api/*', headers: { 'Cache-Control': REVALIDATE(300) } },
@@ -52,8 +82,11 @@ function matcher(pattern: string): RegExp {
   return new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
-/** The headers of every rule that matches a URL path (`/objects/x/versions/1.0.0/agent.json`), merged in order. */
-export function headersFor(pathname: string, rules: readonly HeaderRule[] = hostHeaderRules()): Record<string, string> {
+/**
+ * The headers of every rule that matches a URL path (`/objects/x/versions/1.0.0/agent.json`), merged in order; by
+ * default the rules of a registry that holds the file the path names.
+ */
+export function headersFor(pathname: string, rules: readonly HeaderRule[] = hostHeaderRules([pathname.slice(pathname.lastIndexOf('/') + 1)])): Record<string, string> {
   const out: Record<string, string> = {};
   for (const r of rules) if (matcher(r.pattern).test(pathname)) Object.assign(out, r.headers);
   return out;

@@ -95,19 +95,25 @@ export function gltfJsonCounts(json: unknown): GltfJsonCounts {
 const GLB_MAGIC = 0x46546c67; // 'glTF'
 const JSON_CHUNK = 0x4e4f534a; // 'JSON'
 
+/**
+ * The bytes that hold the JSON of a `.gltf` file or of a GLB's first chunk: for a GLB, from byte 20 for the length its
+ * chunk header gives (to the end of the bytes when that is shorter, as a lenient reader would take it).
+ */
+export function gltfJsonBytes(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteLength < 20) return bytes;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== GLB_MAGIC) return bytes;
+  return bytes.subarray(20, Math.min(bytes.byteLength, 20 + view.getUint32(12, true)));
+}
+
 /** The JSON of a `.gltf` file or of a GLB's first chunk, or undefined when the bytes hold neither. */
 export function gltfJson(bytes: Uint8Array): unknown {
-  let text: Uint8Array = bytes;
   if (bytes.byteLength >= 20) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (view.getUint32(0, true) === GLB_MAGIC) {
-      const length = view.getUint32(12, true);
-      if (view.getUint32(16, true) !== JSON_CHUNK || 20 + length > bytes.byteLength) return undefined;
-      text = bytes.subarray(20, 20 + length);
-    }
+    if (view.getUint32(0, true) === GLB_MAGIC && (view.getUint32(16, true) !== JSON_CHUNK || 20 + view.getUint32(12, true) > bytes.byteLength)) return undefined;
   }
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(text));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(gltfJsonBytes(bytes)));
   } catch {
     return undefined;
   }

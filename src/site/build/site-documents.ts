@@ -7,7 +7,7 @@
  */
 import { agentDocument, apiCatalog, apiIndex, apiLogInfo, apiObject, apiVersion } from '../../core/documents/api-documents.ts';
 import { atomFeed, jsonFeed } from '../../core/documents/feeds.ts';
-import { headersFile } from '../../core/documents/host-headers.ts';
+import { headersFile, hostHeaderRules } from '../../core/documents/host-headers.ts';
 import { llmsTxt } from '../../core/documents/llms-txt.ts';
 import { API_PAGE_SIZE, pageCount } from '../../core/documents/paging.ts';
 import { agentPath, API_BASE, apiPaths, siteUrl } from '../../core/format/paths.ts';
@@ -72,8 +72,13 @@ export async function indexDocuments(data: SiteData): Promise<SiteDocument[]> {
     { path: 'llms.txt', body: llmsTxt(registryUrl, data.objects) },
     { path: 'robots.txt', body: `User-agent: *\nAllow: /\n\nSitemap: ${registryUrl}/sitemap-index.xml\n` },
     ...sitemapFiles(registryUrl, pages, lastmod),
-    { path: '_headers', body: headersFile() },
+    { path: '_headers', body: headersFile(hostHeaderRules(representationFiles(versions.map((v) => v.manifest)))) },
   ];
+}
+
+/** The file names of every representation and preview of these manifests. */
+function representationFiles(manifests: ReadonlyArray<{ representations: ReadonlyArray<{ id: string; format: string }>; preview?: { id: string; format: string } }>): string[] {
+  return manifests.flatMap((m) => [...m.representations, ...(m.preview ? [m.preview] : [])].map((r) => `${r.id}.${r.format}`));
 }
 
 /** The site paths of a version's documents (those `versionDocuments` writes). */
