@@ -200,7 +200,7 @@ describe('search', () => {
     const dist = join(parent, 'dist', 'pagefind');
     const top = await readdir(dist);
     expect(top.filter((f) => f.startsWith('shard-')).sort()).toEqual(Array.from({ length: SHARDS - 1 }, (_, i) => `shard-${i + 1}`).sort());
-    expect(top).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-ui.js', 'pagefind-entry.json', 'fragment']));
+    expect(top).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-entry.json', 'fragment']));
     let fragments = (await readdir(join(dist, 'fragment'))).length;
     for (let n = 1; n < SHARDS; n++) {
       const files = await readdir(join(dist, `shard-${n}`));
@@ -214,7 +214,7 @@ describe('search', () => {
 
   it('finds an object by name and reaches its record page by keyboard', async () => {
     const page = await open('/');
-    const input = page.locator('.pagefind-ui__search-input');
+    const input = page.locator('#search .search-input');
     await input.waitFor();
     // Tab from the top of the page to the search box.
     let focused = false;
@@ -224,7 +224,7 @@ describe('search', () => {
     }
     expect(focused).toBe(true);
     await page.keyboard.type('cobalt teapot');
-    const first = page.locator('.pagefind-ui__result-link').first();
+    const first = page.locator('#search .search-result-link').first();
     await first.waitFor();
     // Its record page is in shard 5 of 8: the box searched the merged shards.
     expect(await first.textContent()).toContain('Cobalt teapot');
@@ -266,14 +266,23 @@ describe('search', () => {
     expect(result.bamboo).toBe(1);
     expect(result.license).toBe(OBJECTS);
     await page.close();
-    // The default UI shows the same filters beside the results. A page of its own: the module above is the one the UI
-    // would import, with the shards merged into it already.
+    // The search box shows the same filters beside the results. A page of its own: the module above is the one the box
+    // imports, with the shards merged into it already.
     page = await open('/');
-    await page.locator('.pagefind-ui__search-input').fill('sample');
-    await page.locator('.pagefind-ui__result-link').first().waitFor();
-    expect(await page.locator('.pagefind-ui__filter-panel').textContent()).toContain('kitchen');
+    await page.locator('#search .search-input').fill('sample');
+    await page.locator('#search .search-result-link').first().waitFor();
     // Every "Sample object" but the teapot, from all eight shards.
-    await page.locator('.pagefind-ui__message', { hasText: `${OBJECTS - 1} results` }).waitFor();
+    await page.locator('#search .search-message', { hasText: `${OBJECTS - 1} results` }).waitFor();
+    const filters = page.locator('#search .search-filters');
+    expect(await filters.textContent()).toContain('kitchen');
+    // Ten results at a time; checking a tag's box narrows them to the versions that carry it.
+    expect(await page.locator('#search .search-result').count()).toBe(10);
+    await page.locator('#search .search-more').click();
+    await page.locator('#search .search-result').nth(19).waitFor();
+    await filters.locator('summary', { hasText: 'Tags' }).click();
+    await filters.locator('label', { hasText: 'alpha' }).click();
+    await page.locator('#search .search-message', { hasText: '100 results' }).waitFor();
+    expect((await filters.locator('label', { hasText: 'alpha' }).textContent())?.replace(/\s+/g, ' ')).toBe('alpha (100)');
     await page.close();
   });
 });

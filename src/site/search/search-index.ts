@@ -22,6 +22,9 @@ const PAGES_READ_AHEAD = 16;
 /** What Pagefind writes for a shard other than the first: its index, not the scripts (the first shard's serve all). */
 const SHARD_FILE = /^(pagefind-entry\.json|pagefind\.[^/]+\.pf_meta|(index|fragment|filter)\/.+)$/;
 
+/** Pagefind's ready-made UIs, which the site does not ship: the search box draws its results itself (search-box.ts). */
+const UI_FILE = /^pagefind-(ui|component-ui|modular-ui|highlight)\.(js|css)$/;
+
 /** What indexing did. */
 export interface SearchIndexStats {
   pages: number;
@@ -144,7 +147,7 @@ export async function startSearchIndex(
     const { files, errors } = await index.getFiles();
     if (errors.length) throw new Error(`pagefind could not write ${searchShardDir(n)}/: ${errors.join('; ')}`);
     await index.deleteIndex();
-    const own = n === 0 ? files : files.filter((f) => SHARD_FILE.test(f.path));
+    const own = n === 0 ? files.filter((f) => !UI_FILE.test(f.path)) : files.filter((f) => SHARD_FILE.test(f.path));
     await Promise.all(own.map((f) => writer.write(`${searchShardDir(n)}/${f.path}`, f.content)));
     return { files: own.length, bytes: own.reduce((sum, f) => sum + f.content.byteLength, 0) };
   };

@@ -41,7 +41,9 @@ describe('startSearchIndex', () => {
     const stats = await index.finish();
     expect(stats).toMatchObject({ pages: 3, shards: 2, indexedShards: 2 });
     const top = await readdir(join(out, 'pagefind'));
-    expect(top).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-ui.js', 'pagefind-entry.json', 'shard-1']));
+    expect(top).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-worker.js', 'pagefind-entry.json', 'shard-1']));
+    // Pagefind's ready-made UIs are left out: the search box draws its results itself.
+    expect(top.filter((f) => /^pagefind-(ui|component-ui|modular-ui|highlight)\./.test(f))).toEqual([]);
     const second = await readdir(join(out, 'pagefind', 'shard-1'));
     expect(second.filter((f) => /\.(js|css)$|^wasm\./.test(f))).toEqual([]);
     expect(second).toContain('pagefind-entry.json');
