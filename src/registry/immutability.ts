@@ -1,6 +1,7 @@
 /**
  * `npm run check -- --base <ref>`: every version folder that exists at `<ref>` must be byte-identical in the working
- * tree, and the ledger and the retractions at `<ref>` must be prefixes of the files now. Uses real git.
+ * tree, the ledger and the retractions at `<ref>` must be prefixes of the files now, and so must each publisher key
+ * file, whose new keys need an endorsement (publisher-keys-since-base.ts). Uses real git.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -14,6 +15,8 @@ import pLimit from 'p-limit';
 import { listDir } from '../io/list-dir.ts';
 import type { Problem } from './registry-model.ts';
 import { readOptionalText } from '../io/read-optional-text.ts';
+import { PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
+import { publisherKeyProblems } from './publisher-keys-since-base.ts';
 
 /** Options of {@link checkAgainstBase}. */
 export interface BaseCheckOptions {
@@ -51,13 +54,14 @@ export async function checkAgainstBase(registryRoot: string, ref: string, opts: 
   const rel = (path: string): string => relative(repoRoot, path).split(sep).join('/') || '.';
   const { top, prefix } = await repoLocation(root);
   const commit = await resolveCommit(top, ref);
-  const entries = await lsTree(top, commit, [`${prefix}objects`, `${prefix}${LEDGER_FILE}`, `${prefix}${RETRACTIONS_FILE}`]);
+  const entries = await lsTree(top, commit, [`${prefix}objects`, `${prefix}${LEDGER_FILE}`, `${prefix}${RETRACTIONS_FILE}`, `${prefix}${PUBLISHERS_DIR}`]);
   const problems: Problem[] = [];
   const at = (path: string, message: string, pointer?: string): void => void problems.push({ file: rel(path), ...(pointer ? { pointer } : {}), message });
 
   // Group the base's files by version folder: objects/<id>/versions/<version>/<file...>.
   const versions = new Map<string, { id: string; version: string; files: Map<string, TreeEntry> }>();
   const special = new Map<string, TreeEntry>();
+  const keyFiles = new Map<string, TreeEntry>();
   for (const e of entries) {
     if (!e.path.startsWith(prefix)) continue;
     const inside = e.path.slice(prefix.length);
@@ -66,6 +70,11 @@ export async function checkAgainstBase(registryRoot: string, ref: string, opts: 
       continue;
     }
     const parts = inside.split('/');
+    if (parts[0] === PUBLISHERS_DIR) {
+      const file = parts[1] ?? '';
+      if (parts.length === 2 && file.length > PUBLISHER_KEY_EXT.length && file.endsWith(PUBLISHER_KEY_EXT) && e.mode.startsWith('100')) keyFiles.set(file.slice(0, -PUBLISHER_KEY_EXT.length), e);
+      continue;
+    }
     if (parts.length < 5 || parts[0] !== 'objects' || parts[2] !== 'versions') continue;
     const [, id = '', , version = ''] = parts;
     const key = `${id}@${version}`;
@@ -105,12 +114,16 @@ export async function checkAgainstBase(registryRoot: string, ref: string, opts: 
   for (const found of await Promise.all(results)) for (const p of found) at(p.path, p.message);
 
   let ledgerLines: number | null = null;
+  let baseLedger: string | null = null;
   for (const name of [LEDGER_FILE, RETRACTIONS_FILE]) {
     const entry = special.get(name);
     if (!entry) continue;
     const path = join(root, name);
     const older = (await readBlob(top, entry.oid)).toString('utf8');
-    if (name === LEDGER_FILE) ledgerLines = older === '' ? 0 : older.replace(/\n$/, '').split('\n').length;
+    if (name === LEDGER_FILE) {
+      baseLedger = older;
+      ledgerLines = older === '' ? 0 : older.replace(/\n$/, '').split('\n').length;
+    }
     let newer: string | null;
     try {
       newer = await readOptionalText(path);
@@ -125,6 +138,10 @@ export async function checkAgainstBase(registryRoot: string, ref: string, opts: 
     const result = isLedgerPrefix(older, newer);
     if (!result.ok) at(path, prefixMessage(result, ref), `line ${result.line}`);
   }
+
+  const baseKeyFiles = new Map<string, string>();
+  for (const [name, entry] of keyFiles) baseKeyFiles.set(name, (await readBlob(top, entry.oid)).toString('utf8'));
+  for (const p of await publisherKeyProblems(root, ref, baseKeyFiles, baseLedger)) at(p.path, p.message, p.pointer);
   return { problems, commit, versions: versions.size, versionKeys: new Set(versions.keys()), files, ledgerLines };
 }
 
