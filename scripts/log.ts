@@ -34,14 +34,16 @@ const USAGE = `usage: npm run log -- <command> [--registry <dir>]
   keygen --publisher <name> [--out <file>] [--force]
         make a publisher's key pair: the public key is added to registry/publishers/<name>.pub, the private key
         goes to --out (default ${KEYS_DIR}/publisher-<name>.key); npm run submit and sign use it from
-        ${PUBLISHER_KEY_VARIABLES.key} or ${PUBLISHER_KEY_VARIABLES.file}
+        ${PUBLISHER_KEY_VARIABLES.key} or ${PUBLISHER_KEY_VARIABLES.file}; when the file has keys already, the key
+        those variables hold must be one of them, and endorses the new one
   sign <id>@<version>...
         sign versions added by hand, before their ledger line is appended
   checkpoint
         print the checkpoint of registry/ledger.jsonl (signed when ${LOG_KEY_VARIABLES.key} or ${LOG_KEY_VARIABLES.file} is set)
   verify-site <url> [--key <verifier key or file>] [--allow-unsigned] [--concurrency <n>]
         verify a deployed site: the checkpoint's signature (against --key, default registry/log.pub), every tile,
-        every inclusion proof, every publisher signature and every byte`;
+        ledger.jsonl against the log, every inclusion proof, every publisher signature and every byte against
+        its manifest`;
 
 /** What a run prints and its exit code. */
 export interface LogOutput {
@@ -92,12 +94,14 @@ export async function runLog(args: string[], env: Record<string, string | undefi
         const force = values.force ?? false;
         if (values.publisher !== undefined) {
           if (values.name !== undefined) return usage('--name is for the log key; a publisher key is named by --publisher');
-          const made = await generatePublisherKey(root, values.publisher, { cwd, force, ...(values.out ? { out: values.out } : {}) });
+          const endorser = () => signerKeyFromEnv(env, PUBLISHER_KEY_VARIABLES, cwd);
+          const made = await generatePublisherKey(root, values.publisher, { cwd, force, endorser, ...(values.out ? { out: values.out } : {}) });
           return {
             code: 0,
             stdout:
               `publisher key ${made.key.name}+${made.key.keyId}\n` +
               `  public key added to ${show(made.publicFile)} (commit it)\n` +
+              (made.endorsedBy ? `  endorsed by ${made.endorsedBy.name}+${made.endorsedBy.keyId}\n` : '') +
               `  private key in ${show(made.privateFile)} (keep it secret; never commit it)\n` +
               `  sign with: export ${PUBLISHER_KEY_VARIABLES.file}=${show(made.privateFile)}\n`,
             stderr: '',

@@ -5,6 +5,7 @@
  */
 import { toBase64 } from '../core/log/base64.ts';
 import { checkpointNote } from '../core/log/checkpoint.ts';
+import { formatRetractionsLine, retractionsCommitment } from '../core/log/retractions-commitment.ts';
 import { ledgerLine, type LedgerEntry } from '../core/log/ledger.ts';
 import { MerkleTree } from '../core/log/merkle-tree.ts';
 import { generateKey } from '../core/log/signed-note.ts';
@@ -94,7 +95,7 @@ export function measureLogProofs(entries = 100_000): LogProofSize {
     entryBytes: Math.round(total / entries),
     inclusion: { maxHashes, minHashes, maxBytes: maxHashes * HASH_SIZE, logObjectBytes: JSON.stringify(log).length },
     consistency,
-    checkpointBytes: checkpointNote({ origin: 'registry.example.org', size: entries, rootHash: tree.root(), extensions: [] }, generateKey('registry.example.org')).length,
+    checkpointBytes: checkpointNote({ origin: 'registry.example.org', size: entries, rootHash: tree.root(), extensions: [formatRetractionsLine(retractionsCommitment(new Uint8Array()))] }, generateKey('registry.example.org')).length,
     tiles: { files: tiles.length, bytes: tiles.reduce((n, tile) => n + tile.width * HASH_SIZE, 0) },
   };
 }

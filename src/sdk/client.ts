@@ -9,6 +9,7 @@ import { isExactVersion } from '../core/format/version.ts';
 import { assertIntegrityTarget, checkResponse, type IntegrityCheck, type IntegrityTarget } from './check-integrity.ts';
 import { IntegrityError, InvalidResponseError, NetworkError, NotFoundError } from './errors.ts';
 import { jsonEqual } from './json-equal.ts';
+import { verifiedRepresentations } from './verified-representations.ts';
 import { readCatalog, readIndex, readObject, readVersion } from './read-documents.ts';
 import { get, getJson, type FetchLike } from './request.ts';
 import { createSha256 } from './create-sha256.ts';
@@ -17,6 +18,7 @@ import { LEDGER_CHECKPOINT_PATH } from '../core/log/ledger.ts';
 import type { Checkpoint } from '../core/log/checkpoint.ts';
 import type { VerifierKey } from '../core/log/signed-note.ts';
 import { LogError } from './errors.ts';
+import { createRetractionCheck } from './retraction-check.ts';
 import {
   consistencyFromTiles,
   fetchCheckpoint,
@@ -66,17 +68,20 @@ export interface GetObjectOptions extends RequestOptions {
   /**
    * Whether to prove the version is in the transparency log (its inclusion proof against the signed checkpoint, its
    * publisher's signature, and that the checkpoint extends the last one this client saw): `auto` (default) when the
-   * version carries a log proof, `require` always, `skip` never.
+   * version carries a log proof, and always once `logKey` is pinned; `require` always; `skip` never.
    */
   log?: LogMode;
 }
 
 /**
  * A verified object version: the API document, whose `manifest` is parsed from the bytes that hash to
- * `publication.recordHash`; `ledgerVerified` is true when the whole ledger was read and vouched for that record hash
- * (by default only for a version without a log proof); `logVerified` is what the transparency log proved, or null.
+ * `publication.recordHash` and whose `representations` (the preview last) are the manifest's; `ledgerVerified` is true
+ * when the whole ledger was read and vouched for that record hash (by default only for a version without a log proof);
+ * `logVerified` is what the transparency log proved, or null.
+ * `retractionVerified` is true when `retracted` was read from the retractions the checkpoint signed by a pinned log key
+ * commits to; otherwise `retracted` is what the API document says.
  */
-export type ObjectVersion = ApiVersion & { ledgerVerified: boolean; logVerified: LogVerification | null };
+export type ObjectVersion = ApiVersion & { ledgerVerified: boolean; logVerified: LogVerification | null; retractionVerified: boolean };
 
 /** What `verifyConsistency` proved. */
 export interface ConsistencyCheck {
@@ -145,6 +150,7 @@ export function createClient(options: ClientOptions): AsoClient {
       throw new TypeError(`createClient: checkpoint: ${(error as Error).message.replace(/^log check failed: /, '')}`);
     }
   }
+  const retractions = createRetractionCheck(known?.checkpoint ?? null);
 
   async function getIndex(opts: RequestOptions = {}): Promise<ApiIndex> {
     const url = apiUrl(apiPaths.index());
@@ -187,7 +193,10 @@ export function createClient(options: ClientOptions): AsoClient {
   }
 
   async function listVersions(id: string, opts: RequestOptions = {}): Promise<ApiVersionSummary[]> {
-    return (await fetchObject(id, opts.signal)).versions;
+    const { versions } = await fetchObject(id, opts.signal);
+    // With a pinned log key, which versions are retracted is what the signed checkpoint commits to.
+    if (logKeys.length) await retractions.list(id, versions, logContext(opts.signal));
+    return versions;
   }
 
   async function listObjects(opts: RequestOptions = {}): Promise<ApiObjectSummary[]> {
@@ -204,13 +213,14 @@ export function createClient(options: ClientOptions): AsoClient {
   }
 
   /** The API document of a version: `version` exact, `latest` or a range, resolved against the published versions. */
-  async function fetchVersion(id: string, version: string, signal?: AbortSignal): Promise<ApiVersion> {
+  async function fetchVersion(id: string, version: string, signal?: AbortSignal, onList?: (versions: ApiVersionSummary[]) => void): Promise<ApiVersion> {
     assertId(id, 'id');
     assertVersionSpec(version);
     let exact = version;
     let listed: ApiVersionSummary | undefined;
     if (!isExactVersion(version)) {
       const object = await fetchObject(id, signal);
+      onList?.(object.versions);
       // A retracted version stays readable by its exact number, but `latest` and ranges skip it.
       // (unless every version is retracted, as the site's `latest` does).
       const active = object.versions.filter((v) => !v.retracted);
@@ -278,13 +288,16 @@ export function createClient(options: ClientOptions): AsoClient {
 
   async function getObject(id: string, version = 'latest', opts: GetObjectOptions = {}): Promise<ObjectVersion> {
     const { signal } = opts;
-    const doc = await fetchVersion(id, version, signal);
+    let listed: ApiVersionSummary[] | null = null;
+    const doc = await fetchVersion(id, version, signal, (versions) => (listed = versions));
+    const docUrl = apiUrl(apiPaths.version(doc.id, doc.version));
     const manifest = await verifiedManifest(doc, signal);
-    if (!jsonEqual(manifest, doc.manifest)) {
-      throw new InvalidResponseError(apiUrl(apiPaths.version(doc.id, doc.version)), '/manifest', `differs from the verified manifest at ${doc.manifestUrl}`);
-    }
+    if (!jsonEqual(manifest, doc.manifest)) throw new InvalidResponseError(docUrl, '/manifest', `differs from the verified manifest at ${doc.manifestUrl}`);
+    const representations = verifiedRepresentations(doc.representations, manifest as Manifest, docUrl);
     const logMode = opts.log ?? 'auto';
-    if (logMode === 'require' && !doc.log) throw new LogError(apiUrl(apiPaths.version(doc.id, doc.version)), `${doc.id}@${doc.version} carries no log proof`);
+    // Once a log key is pinned, a mirror that drops the proof must not turn the check off.
+    const requireLog = logMode === 'require' || (logMode === 'auto' && logKeys.length > 0);
+    if (requireLog && !doc.log) throw new LogError(docUrl, `${doc.id}@${doc.version} carries no log proof`);
     const logVerified = logMode !== 'skip' && doc.log ? await verifyLogOf(doc, signal) : null;
     // The whole ledger is read only when the log could not vouch for the version (or when asked to).
     const ledgerMode = opts.ledger ?? 'auto';
@@ -297,7 +310,9 @@ export function createClient(options: ClientOptions): AsoClient {
             resolveUrl: (u) => resolveUrl(u, { signal }),
             signal,
           });
-    return { ...doc, manifest: manifest as Manifest, ledgerVerified, logVerified };
+    // With a pinned log key, retractions come from the file the signed checkpoint commits to; the document and the list `latest` was resolved from must agree.
+    const checked = logKeys.length && logMode !== 'skip' ? await retractions.version(doc, listed, logVerified, logContext(signal)) : null;
+    return { ...doc, ...(checked && { retracted: checked.retracted }), manifest: manifest as Manifest, representations, ledgerVerified, logVerified, retractionVerified: checked !== null };
   }
 
   /** Fetches the manifest's own bytes, checks them against the record hash, and parses them. */

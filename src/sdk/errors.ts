@@ -53,13 +53,16 @@ export interface IntegrityFacts {
   byteLength?: number;
 }
 
-/** Bytes that do not match what was declared for them (a manifest whose SRI is not the publication's record hash). */
+/**
+ * Bytes that do not match what was declared for them (a manifest whose SRI is not the publication's record hash), or a
+ * document that declares other files than the verified manifest does; `reason`, when given, says how they differ.
+ */
 export class IntegrityError extends AsoSdkError {
   readonly expected: IntegrityFacts;
   readonly actual: IntegrityFacts;
 
-  constructor(url: string, what: string, expected: IntegrityFacts, actual: IntegrityFacts) {
-    super('integrity', url, `integrity failure: ${what} ${url}: expected ${describe(expected)}, got ${describe(actual)}`);
+  constructor(url: string, what: string, expected: IntegrityFacts, actual: IntegrityFacts, reason?: string) {
+    super('integrity', url, `integrity failure: ${what} ${url}: ${reason ?? `expected ${describe(expected)}, got ${describe(actual)}`}`);
     this.name = 'IntegrityError';
     this.expected = expected;
     this.actual = actual;

@@ -4,7 +4,7 @@
  */
 import type { ApiVersion } from '../core/documents/api-types.ts';
 import { toBase64 } from '../core/log/base64.ts';
-import { CHECKPOINT_PATH, openCheckpoint, type Checkpoint, type OpenedCheckpoint } from '../core/log/checkpoint.ts';
+import { CHECKPOINT_PATH, checkpointOriginProblem, openCheckpoint, type Checkpoint, type OpenedCheckpoint } from '../core/log/checkpoint.ts';
 import { consistencyProblem } from '../core/log/merkle-proof.ts';
 import { parsePublisherKeys, publicationSignatureProblem, publisherKeysPath } from '../core/log/publication-signature.ts';
 import { parseVerifierKey, type VerifierKey } from '../core/log/signed-note.ts';
@@ -72,7 +72,10 @@ async function bytes(ctx: LogContext, url: string): Promise<Uint8Array> {
   }
 }
 
-/** Reads a checkpoint note: a signature by a pinned key must verify, and when keys are pinned one of them must have signed. */
+/**
+ * Reads a checkpoint note: a signature by a pinned key must verify, when keys are pinned one of them must have signed,
+ * and the checkpoint's origin must be the name of a pinned key that signed it.
+ */
 export function readCheckpoint(note: string, url: string, keys: readonly VerifierKey[]): { checkpoint: Checkpoint; info: CheckpointInfo } {
   let opened: OpenedCheckpoint;
   try {
@@ -86,6 +89,8 @@ export function readCheckpoint(note: string, url: string, keys: readonly Verifie
     const by = signature.state === 'unsigned' ? 'it is unsigned' : `it is signed by ${signature.by.map((s) => `${s.name}+${s.keyId}`).join(', ')}`;
     throw new LogError(url, `the checkpoint is not signed by the pinned log key ${pinned}: ${by}`);
   }
+  const originProblem = checkpointOriginProblem(opened);
+  if (originProblem) throw new LogError(url, originProblem);
   const signedBy = signature.state === 'verified' ? signature.by.map((s) => `${s.name}+${s.keyId}`)[0]! : null;
   return {
     checkpoint,

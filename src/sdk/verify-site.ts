@@ -1,17 +1,21 @@
 /**
  * Verifies a whole deployed registry from its origin, trusting only the log key: the checkpoint's signature, every
- * tile and entry bundle against the checkpoint's root, every version's inclusion proof (in its API document and its
- * agent.json), every publisher signature, the manifest bytes against their record hash, and every representation's bytes.
+ * tile and entry bundle against the checkpoint's root, `/ledger.jsonl` as exactly the log's entries, every version's
+ * inclusion proof (in its API document and its agent.json), every publisher signature, the manifest bytes against their
+ * record hash, the files both documents list against the manifest, and every file's bytes against the manifest.
  */
 import { CHECKPOINT_PATH } from '../core/log/checkpoint.ts';
 import { sameBytes } from '../core/log/merkle-proof.ts';
 import { MerkleTree } from '../core/log/merkle-tree.ts';
 import { entryTiles, hashTiles, parseEntryBundle, tileData, tilePath } from '../core/log/tlog-tiles.ts';
+import type { ApiRepresentation } from '../core/documents/api-types.ts';
 import { agentPath } from '../core/format/paths.ts';
 import { createClient } from './client.ts';
 import { AsoSdkError } from './errors.ts';
+import { ledgerMatchesLog } from './ledger-matches-log.ts';
 import { fetchCheckpoint, pinnedKeys, type CheckpointInfo } from './log-check.ts';
 import { get, getJson, type FetchLike } from './request.ts';
+import { verifiedRepresentations } from './verified-representations.ts';
 
 /** How far a verification has come. */
 export interface SiteProgress {
@@ -89,12 +93,13 @@ export async function verifySite(options: VerifySiteOptions): Promise<SiteVerifi
     problem(`${origin}/api/v1/objects.json`, error);
     return result;
   }
-  const total = versions.length + 1;
+  const total = versions.length + 2;
   let done = 0;
   const progress = (item: string): void => options.onProgress?.({ done: ++done, total, item });
 
   // The tree: every entry bundle and every hash tile must be what the checkpoint's root commits to.
   const leaves = new Map<string, number>();
+  let entries: string[] | null = null;
   try {
     const lines: string[] = [];
     for (const tile of entryTiles(size)) {
@@ -116,10 +121,13 @@ export async function verifySite(options: VerifySiteOptions): Promise<SiteVerifi
       const { id, version } = JSON.parse(line) as { id: string; version: string };
       leaves.set(`${id}@${version}`, i);
     });
+    entries = lines;
   } catch (error) {
     problem('log tiles', error);
   }
   progress('log');
+  result.problems.push(...(await ledgerMatchesLog({ ...ctx, checkpoint: checkpoint.checkpoint, entries })));
+  progress('ledger');
 
   const listed = new Set(versions.map((v) => `${v.id}@${v.version}`));
   for (const key of leaves.keys()) if (!listed.has(key)) result.problems.push(`${key}: is in the log but not in the site's catalog`);
@@ -134,10 +142,20 @@ export async function verifySite(options: VerifySiteOptions): Promise<SiteVerifi
         if (!leaves.has(key) && leaves.size) result.problems.push(`${key}: is not among the log's entries`);
         if (doc.logVerified?.publisher) result.signed++;
         const agentUrl = await client.resolveUrl(doc.agentUrl ?? `${origin}/${agentPath(id, version)}`, { signal });
-        const agent = (await getJson(fetchFn, agentUrl, signal)) as { log?: unknown; recordHash?: unknown };
+        const agent = (await getJson(fetchFn, agentUrl, signal)) as { log?: unknown; recordHash?: unknown; representations?: unknown };
         if (JSON.stringify(agent.log) !== JSON.stringify(doc.log)) result.problems.push(`${agentUrl}: its log object differs from the API document's`);
         if (agent.recordHash !== doc.publication.recordHash) result.problems.push(`${agentUrl}: its recordHash differs from the publication's`);
-        for (const rep of doc.representations) {
+        if (!Array.isArray(agent.representations) || !agent.representations.every((r) => typeof r === 'object' && r !== null)) {
+          result.problems.push(`${agentUrl}: representations must be an array of objects`);
+        } else {
+          try {
+            verifiedRepresentations(agent.representations as ApiRepresentation[], doc.manifest, agentUrl);
+          } catch (error) {
+            problem(key, error);
+          }
+        }
+        // The bytes are checked against the manifest whose hash the log vouches for, not against what a document says.
+        for (const rep of [...doc.manifest.representations, ...(doc.manifest.preview ? [doc.manifest.preview] : [])]) {
           const check = await client.checkIntegrity(rep, { signal });
           if (check.ok) {
             result.files++;

@@ -4,7 +4,7 @@
  * site serves next to the checkpoint prove it in today's), and the publisher's signature of the version. Loaded lazily
  * (it carries Ed25519 and SHA-2), after the page is shown.
  */
-import { openCheckpoint } from '../core/log/checkpoint.ts';
+import { checkpointOriginProblem, openCheckpoint } from '../core/log/checkpoint.ts';
 import { toOrigin } from '../core/format/paths.ts';
 import { parsePublisherKeys, publicationSignatureProblem } from '../core/log/publication-signature.ts';
 import { parseVerifierKey } from '../core/log/signed-note.ts';
@@ -47,6 +47,8 @@ async function checkInclusion(config: LogViewConfig, origin: string, fetchFn: ty
   } catch (error) {
     return failed((error as Error).message);
   }
+  const originProblem = checkpointOriginProblem(opened);
+  if (originProblem) return failed(originProblem);
   let problems: string[];
   try {
     problems = await versionLogProblems(config.log, opened.checkpoint, config.expected, tileFetcher(url, fetchFn));

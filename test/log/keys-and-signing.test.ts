@@ -50,11 +50,13 @@ describe('npm run log -- keygen', () => {
     expect(parseVerifierKey(await repo.read('log.pub')).text).toBe(pub.text);
   });
 
-  it('adds a publisher\'s new key beside the old one, so that old signatures keep verifying', async () => {
-    const { repo: r } = await withAlice();
-    const second = await log(r, ['keygen', '--publisher', 'alice', '--out', join(r.repo, 'keys', 'alice-2.key')]);
+  it('adds a publisher\'s new key beside the old one, endorsed by it, so that old signatures keep verifying', async () => {
+    const { repo: r, aliceKey } = await withAlice();
+    const second = await log(r, ['keygen', '--publisher', 'alice', '--out', join(r.repo, 'keys', 'alice-2.key')], { ASO_PUBLISHER_KEY_FILE: aliceKey });
     expect(second.code, second.stderr).toBe(0);
-    expect((await r.read('publishers/alice.pub')).trimEnd().split('\n')).toHaveLength(2);
+    const lines = (await r.read('publishers/alice.pub')).trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^# endorsed by alice\+[0-9a-f]{8} \S+$/);
     expect((await check(r)).code).toBe(0);
   });
 
@@ -204,6 +206,7 @@ describe('the registry\'s keys', () => {
     expect(wrong.stderr).toMatch(/^ASO_LOG_KEY holds the key registry\.test\+[0-9a-f]{8}, but registry\/log\.pub is registry\.test\+[0-9a-f]{8}: sign with the key of registry\/log\.pub\n$/);
     const signed = await log(repo, ['checkpoint'], { ASO_LOG_KEY_FILE: join(repo.repo, '.aso-keys', 'log.key') });
     expect(signed.code).toBe(0);
-    expect(signed.stdout).toMatch(/^registry\.test\n1\n\S+=\n\n— registry\.test \S+\n$/);
+    // The extension line commits to the retractions: none yet, the SHA-256 of no bytes.
+    expect(signed.stdout).toMatch(/^registry\.test\n1\n\S+=\nretractions 0 sha256-47DEQpj8HBSa\+\/TImW\+5JCeuQeRkm5NMpJWZG3hSuFU=\n\n— registry\.test \S+\n$/);
   });
 });

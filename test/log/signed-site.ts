@@ -29,8 +29,11 @@ const ok = (what: string, out: { code: number; stdout: string; stderr: string })
   if (out.code !== 0) throw new Error(`${what} exited ${out.code}: ${out.stderr}${out.stdout}`);
 };
 
-/** Four unsigned versions and one that alice signed (the fourth of five ledger lines), built with the log key. */
-export async function signedSite(): Promise<SignedSite> {
+/**
+ * Four unsigned versions and one that alice signed (the fourth of five ledger lines), built with the log key.
+ * `prepare` changes the registry (with `runLedger` and the fixtures) after those and before the check and the build.
+ */
+export async function signedSite(prepare?: (root: string, parent: string) => Promise<void>): Promise<SignedSite> {
   const { parent, root } = await tempRegistry('aso-log-site-');
   const file = async (shade: number) => ({ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes(16, 12, { r: shade, g: 90, b: 40 }) });
   for (const [i, id] of ['alpha-one', 'beta-two', 'gamma-three'].entries()) await writeVersion(root, { id, version: '1.0.0', files: [await file(20 * i)] });
@@ -48,6 +51,7 @@ export async function signedSite(): Promise<SignedSite> {
   ok('ledger append (signing)', await runLedger(['append', `${signed.id}@${signed.version}`, '--registry', root], { ASO_PUBLISHER_KEY_FILE: aliceKeyFile }, parent));
   await writeVersion(root, { id: 'epsilon-five', version: '2.0.0', files: [await file(250)] });
   ok('ledger append', await runLedger(['append', 'epsilon-five@2.0.0', '--registry', root], {}, parent));
+  await prepare?.(root, parent);
   ok('check', await runCheck(['--registry', root], {}, parent));
 
   const dist = join(parent, 'dist');

@@ -97,3 +97,14 @@ export function openCheckpoint(message: string, keys: readonly VerifierKey[]): O
 }
 
 ;
+
+/**
+ * C2SP: a log key signs for one log, named by its origin line, so the same key over another origin is another log.
+ * The sentence that says so when no verified signer's name is the checkpoint's origin, or null.
+ */
+export function checkpointOriginProblem(opened: OpenedCheckpoint): string | null {
+  const { checkpoint, signature } = opened;
+  if (signature.state !== 'verified' || signature.by.some((s) => s.name === checkpoint.origin)) return null;
+  const by = signature.by[0]!;
+  return `the checkpoint's origin is "${checkpoint.origin}", but the log key ${by.name}+${by.keyId} that signed it is for the origin "${by.name}"`;
+}

@@ -1,11 +1,16 @@
 /**
  * The build's view of the transparency log: the Merkle tree over `registry/ledger.jsonl` (one leaf per line, in order),
- * the checkpoint it commits to, and each version's inclusion proof for the `log` object of its documents (in the tree
- * right after its own line, so that a later publication never changes it).
+ * the checkpoint it commits to (with a line committing to the exact bytes of `registry/retractions.jsonl`), and each
+ * version's inclusion proof for the `log` object of its documents (in the tree right after its own line, so that a
+ * later publication never changes it).
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { checkpointOrigin, CHECKPOINT_PATH, type Checkpoint } from '../../core/log/checkpoint.ts';
 import { ledgerLines } from '../../core/log/ledger.ts';
 import { MerkleTree } from '../../core/log/merkle-tree.ts';
+import { RETRACTIONS_FILE } from '../../core/log/retractions.ts';
+import { formatRetractionsLine, retractionsCommitment } from '../../core/log/retractions-commitment.ts';
 import { siteUrl } from '../../core/format/paths.ts';
 import type { VerifierKey } from '../../core/log/signed-note.ts';
 import { versionLog, type VersionLog } from '../../core/log/version-log.ts';
@@ -30,13 +35,16 @@ export function logOrigin(registryUrl: string, logKey: VerifierKey | null): stri
   return logKey?.name ?? checkpointOrigin(registryUrl);
 }
 
-/** The log over the ledger text (a checked ledger: one valid line per publication). */
-export function siteLogOf(text: string, registryUrl: string, logKey: VerifierKey | null): SiteLog {
-  return siteLogFromLines(ledgerLines(text).lines, registryUrl, logKey);
+/**
+ * The log over the ledger text (a checked ledger: one valid line per publication); its checkpoint commits to the exact
+ * bytes of the retractions file (none: empty bytes), so that the log key signs the retractions too.
+ */
+export function siteLogOf(text: string, registryUrl: string, logKey: VerifierKey | null, retractions: Uint8Array = new Uint8Array()): SiteLog {
+  return siteLogFromLines(ledgerLines(text).lines, registryUrl, logKey, retractions);
 }
 
 /** The log over the ledger's lines, each a leaf. */
-function siteLogFromLines(lines: string[], registryUrl: string, logKey: VerifierKey | null): SiteLog {
+function siteLogFromLines(lines: string[], registryUrl: string, logKey: VerifierKey | null, retractions: Uint8Array): SiteLog {
   const tree = MerkleTree.fromEntries(lines.map((l) => encoder.encode(l)));
   const leafOf = new Map<string, number>();
   lines.forEach((line, i) => {
@@ -46,7 +54,7 @@ function siteLogFromLines(lines: string[], registryUrl: string, logKey: Verifier
   return {
     lines,
     tree,
-    checkpoint: { origin: logOrigin(registryUrl, logKey), size: tree.size, rootHash: tree.root(), extensions: [] },
+    checkpoint: { origin: logOrigin(registryUrl, logKey), size: tree.size, rootHash: tree.root(), extensions: [formatRetractionsLine(retractionsCommitment(retractions))] },
     checkpointUrl: siteUrl(registryUrl, CHECKPOINT_PATH),
     leafOf,
   };
@@ -55,7 +63,17 @@ function siteLogFromLines(lines: string[], registryUrl: string, logKey: Verifier
 /** The log of the registry at `registryRoot`, or null when it keeps no ledger. */
 export async function readSiteLog(registryRoot: string, registryUrl: string, logKey: VerifierKey | null): Promise<SiteLog | null> {
   const text = await readOptionalText(ledgerPath(registryRoot));
-  return text === null ? null : siteLogOf(text, registryUrl, logKey);
+  return text === null ? null : siteLogOf(text, registryUrl, logKey, await readRetractionsBytes(registryRoot));
+}
+
+/** The exact bytes of `registry/retractions.jsonl` (the site serves them as they are), empty when there is none. */
+async function readRetractionsBytes(registryRoot: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(join(registryRoot, RETRACTIONS_FILE)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Uint8Array();
+    throw error;
+  }
 }
 
 /**

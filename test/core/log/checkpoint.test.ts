@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkpointNote, checkpointOrigin, formatCheckpoint, openCheckpoint, parseCheckpoint } from '../../../src/core/log/checkpoint.ts';
+import { checkpointNote, checkpointOrigin, checkpointOriginProblem, formatCheckpoint, openCheckpoint, parseCheckpoint } from '../../../src/core/log/checkpoint.ts';
 import { leafHash } from '../../../src/core/log/merkle-tree.ts';
 import { generateKey } from '../../../src/core/log/signed-note.ts';
 
@@ -62,5 +62,15 @@ describe('reading /checkpoint', () => {
   it('refuses a checkpoint whose body changed after signing', () => {
     const signed = checkpointNote(checkpoint, key).replace('\n8\n', '\n9\n');
     expect(() => openCheckpoint(signed, [key])).toThrow(/invalid signature for key registry\.example\.org\+/);
+  });
+
+  it('names the origin when the pinned key signed a checkpoint of another log', () => {
+    const elsewhere = openCheckpoint(checkpointNote({ ...checkpoint, origin: 'mirror.example.net' }, key), [key]);
+    expect(elsewhere.signature.state).toBe('verified');
+    expect(checkpointOriginProblem(elsewhere)).toBe(
+      `the checkpoint's origin is "mirror.example.net", but the log key registry.example.org+${key.keyId} that signed it is for the origin "registry.example.org"`,
+    );
+    expect(checkpointOriginProblem(openCheckpoint(checkpointNote(checkpoint, key), [key]))).toBeNull();
+    expect(checkpointOriginProblem(openCheckpoint(checkpointNote(checkpoint, null), [key]))).toBeNull();
   });
 });
