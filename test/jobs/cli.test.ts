@@ -97,6 +97,43 @@ describe('npm run jobs: usage', () => {
     expect((await cli(['--help'])).code).toBe(0);
   });
 
+  it('checks the connection and upload limits of serve, naming the flag', async () => {
+    const refused = async (args: string[]): Promise<string> => {
+      const result = await cli(['serve', '--port', '0', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      return result.err[0]!;
+    };
+    expect(await refused(['--headers-timeout-seconds', '400', '--request-timeout-seconds', '300'])).toBe(
+      'error: --headers-timeout-seconds (400) must not exceed --request-timeout-seconds (300): the headers are part of the request',
+    );
+    // The header limit's default counts too.
+    expect(await refused(['--request-timeout-seconds', '5'])).toBe('error: --headers-timeout-seconds (10) must not exceed --request-timeout-seconds (5): the headers are part of the request');
+    expect(await refused(['--keep-alive-seconds', '0'])).toBe('error: --keep-alive-seconds must be an integer from 1 to 86400, got "0"');
+    expect(await refused(['--max-connections-per-address', '1.5'])).toBe('error: --max-connections-per-address must be an integer from 0 to 1000000, got "1.5"');
+    expect(await refused(['--max-uploads', '0'])).toBe('error: --max-uploads must be an integer from 1 to 100000, got "0"');
+    expect(await refused(['--max-uploads-per-key', 'many'])).toBe('error: --max-uploads-per-key must be an integer from 1 to 100000, got "many"');
+  });
+
+  it('serve applies --max-connections-per-address', async () => {
+    const dir = await tempDir();
+    cleanups.push(dir.remove);
+    const result = await runJobsCli(['serve', '--port', '0', '--data', dir.path, '--max-connections-per-address', '1'], { out: () => {}, err: () => {} });
+    if (typeof result === 'number') throw new Error(`serve exited ${result}`);
+    cleanups.push(() => result.close());
+    const { port } = new URL(result.url);
+    const open = (): Promise<boolean> =>
+      new Promise((resolve) => {
+        const socket = createConnection({ host: '127.0.0.1', port: Number(port), localAddress: '127.0.0.2' }, () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'));
+        socket.on('data', () => resolve(true));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(false));
+        cleanups.push(async () => void socket.destroy());
+      });
+    expect(await open()).toBe(true);
+    expect(await open()).toBe(false);
+    expect(await (await fetch(`${result.url}/metrics`)).text()).toMatch(/^aso_process_connections_refused_total 1$/m);
+  });
+
   it('--role api and --role worker need a database; an unreachable one is named without its password', async () => {
     const dir = await tempDir();
     cleanups.push(dir.remove);

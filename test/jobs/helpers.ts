@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { startJobService, type JobDocument, type JobService, type JobServiceOptions } from '../../src/jobs/service/index.ts';
 import { freshDatabase } from '../support/postgres.ts';
@@ -40,6 +41,21 @@ export async function discPng(width = 64, height = 48): Promise<Uint8Array> {
   const r = Math.min(width, height) / 3;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#ffffff"/><circle cx="${width / 2}" cy="${height / 2}" r="${r}" fill="#cc3333"/><circle cx="${width / 2}" cy="${height / 2}" r="${r / 3}" fill="#ffffff"/></svg>`;
   return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+}
+
+/** The disc PNG grown to exactly `totalBytes` by a private ancillary chunk before its end, which decoders skip: a large upload that decodes fast. */
+export async function paddedPng(totalBytes: number): Promise<Uint8Array> {
+  const png = await discPng();
+  const dataLength = totalBytes - png.length - 12;
+  if (dataLength < 0) throw new Error(`a padded PNG needs at least ${png.length + 12} bytes`);
+  const chunk = new Uint8Array(12 + dataLength);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, dataLength);
+  chunk.set(new TextEncoder().encode('asOp'), 4);
+  for (let i = 8; i < 8 + dataLength; i++) chunk[i] = i & 0xff;
+  view.setUint32(8 + dataLength, crc32(chunk.subarray(4, 8 + dataLength)));
+  const end = png.length - 12;
+  return new Uint8Array(Buffer.concat([png.subarray(0, end), chunk, png.subarray(end)]));
 }
 
 /** A PNG with a transparent background and an opaque blue square in its middle third. */

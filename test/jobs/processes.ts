@@ -21,9 +21,12 @@ export interface JobsProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-/** Starts `serve` with `args` and resolves once it says it runs. */
-export async function startJobsProcess(args: string[]): Promise<JobsProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/jobs.ts', 'serve', '--log', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } });
+/** Starts `serve` with `args` and resolves once it says it runs; with `fileLimit`, the process may open at most that many files and sockets. */
+export async function startJobsProcess(args: string[], options: { fileLimit?: number } = {}): Promise<JobsProcess> {
+  const node = [process.execPath, '--import', 'tsx', 'scripts/jobs.ts', 'serve', '--log', ...args];
+  // The shell sets the limit (soft and hard, so Node cannot raise it) and becomes the service: `child.pid` is the service's.
+  const [command, ...argv] = options.fileLimit === undefined ? node : ['sh', '-c', `ulimit -n ${options.fileLimit} && exec "$@"`, 'sh', ...node];
+  const child = spawn(command!, argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } });
   child.stdin.end();
   let text = '';
   let pending = '';

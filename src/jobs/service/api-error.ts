@@ -1,10 +1,11 @@
 /** Errors the API answers with: always JSON `{ "error": { "code", "message" } }`, never a stack trace. */
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /** An error meant for the client, with its HTTP status and a stable code. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 413 | 415 | 422 | 429 | 500,
+    readonly status: 400 | 401 | 404 | 413 | 415 | 422 | 429 | 500 | 503,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
@@ -57,4 +58,21 @@ export function handleError(err: unknown, request: FastifyRequest, reply: Fastif
   const { status, headers, body, internal } = toErrorResponse(err);
   if (internal) request.log.error({ err }, 'internal error');
   void reply.code(status).headers(headers).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
+}
+
+/** What Node's HTTP parser refuses before there is a request: a request too slow to arrive, headers too large, bytes that are not HTTP. */
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'the request did not arrive within the time limit; send it without pauses'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'the request headers are larger than the limit'],
+};
+
+/** Fastify's client error handler: answers in the API's error format, then closes the connection. */
+export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request', 'invalid_request', 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error: { code, message } } satisfies ErrorBody);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }

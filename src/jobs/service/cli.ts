@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { openKeys } from '../store/backend.ts';
 import { redactUrl } from '../store/pg-pool.ts';
 import { startJobService, type JobService } from './index.ts';
-import { DEFAULT_LEASE_MS, DEFAULT_PORT, type ServiceRole } from './options.ts';
+import { DEFAULT_CONNECTION_LIMITS, DEFAULT_LEASE_MS, DEFAULT_PORT, DEFAULT_UPLOAD_LIMITS, type ConnectionLimits, type ServiceRole, type UploadLimits } from './options.ts';
 
 /** Where the commands write, and the environment they read (`DATABASE_URL`). */
 export interface CliIo {
@@ -19,6 +19,9 @@ const USAGE = `Usage:
   npm run jobs -- serve [--role all|api|worker] [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--data ${DEFAULT_DATA_DIR}] [--concurrency N]
                         [--database-url URL | --embedded-postgres DIR] [--lease-seconds ${DEFAULT_LEASE_MS / 1000}]
                         [--open-signup] [--allow-loopback-fetch] [--allow-private-fetch] [--public-url URL] [--log]
+                        [--headers-timeout-seconds ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}] [--request-timeout-seconds ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}] [--idle-timeout-seconds ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs / 1000}]
+                        [--keep-alive-seconds ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs / 1000}] [--max-connections-per-address ${DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress}]
+                        [--max-uploads ${DEFAULT_UPLOAD_LIMITS.maxUploads}] [--max-uploads-per-key ${DEFAULT_UPLOAD_LIMITS.maxUploadsPerKey}]
   npm run jobs -- keys create --name <name> [--data ${DEFAULT_DATA_DIR} | --database-url URL]
   npm run jobs -- keys list [--data ${DEFAULT_DATA_DIR} | --database-url URL]
   npm run jobs -- keys revoke <key id or name> [--data ${DEFAULT_DATA_DIR} | --database-url URL]
@@ -78,6 +81,13 @@ async function serve(args: string[], io: CliIo): Promise<RunningService> {
       'allow-private-fetch': { type: 'boolean' },
       'public-url': { type: 'string' },
       log: { type: 'boolean' },
+      'headers-timeout-seconds': { type: 'string' },
+      'request-timeout-seconds': { type: 'string' },
+      'idle-timeout-seconds': { type: 'string' },
+      'keep-alive-seconds': { type: 'string' },
+      'max-connections-per-address': { type: 'string' },
+      'max-uploads': { type: 'string' },
+      'max-uploads-per-key': { type: 'string' },
     },
   });
   const role = (values.role ?? 'all') as ServiceRole;
@@ -85,6 +95,11 @@ async function serve(args: string[], io: CliIo): Promise<RunningService> {
   const port = values.port === undefined ? (role === 'worker' ? undefined : DEFAULT_PORT) : integer('--port', values.port, 0, 65_535);
   const concurrency = values.concurrency === undefined ? undefined : integer('--concurrency', values.concurrency, 1, 64);
   const leaseSeconds = values['lease-seconds'] === undefined ? undefined : integer('--lease-seconds', values['lease-seconds'], 1, 3600);
+  const connections = connectionFlags(values);
+  const uploads: Partial<UploadLimits> = {
+    maxUploads: optionalInteger('--max-uploads', values['max-uploads'], 1, 100_000),
+    maxUploadsPerKey: optionalInteger('--max-uploads-per-key', values['max-uploads-per-key'], 1, 100_000),
+  };
   if (values['database-url'] !== undefined && values['embedded-postgres'] !== undefined) throw new UsageError('give --database-url or --embedded-postgres, not both');
   let databaseUrl = values['database-url'] ?? (values['embedded-postgres'] === undefined ? nonEmpty(io.env?.DATABASE_URL) : undefined);
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError(`the database URL must start with postgres:// (got "${redactUrl(databaseUrl)}")`);
@@ -112,6 +127,8 @@ async function serve(args: string[], io: CliIo): Promise<RunningService> {
       allowPrivateFetch: values['allow-private-fetch'] ?? false,
       publicUrl: values['public-url'],
       logger: values.log ?? false,
+      connections,
+      uploads,
     });
   } catch (err) {
     await stopDatabase?.();
@@ -156,6 +173,31 @@ async function keys(args: string[], io: CliIo): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** The connection limits the flags set (seconds on the command line); a header limit longer than the request limit is refused by name. */
+function connectionFlags(values: Record<string, string | boolean | undefined>): Partial<ConnectionLimits> {
+  const seconds = (flag: string, min: number): number | undefined => {
+    const n = optionalInteger(`--${flag}`, values[flag] as string | undefined, min, 86_400);
+    return n === undefined ? undefined : n * 1000;
+  };
+  const limits: Partial<ConnectionLimits> = {
+    headersTimeoutMs: seconds('headers-timeout-seconds', 0),
+    requestTimeoutMs: seconds('request-timeout-seconds', 0),
+    idleTimeoutMs: seconds('idle-timeout-seconds', 0),
+    keepAliveTimeoutMs: seconds('keep-alive-seconds', 1),
+    maxConnectionsPerAddress: optionalInteger('--max-connections-per-address', values['max-connections-per-address'] as string | undefined, 0, 1_000_000),
+  };
+  const headers = limits.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs;
+  const request = limits.requestTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.requestTimeoutMs;
+  if (headers > 0 && request > 0 && headers > request) {
+    throw new UsageError(`--headers-timeout-seconds (${headers / 1000}) must not exceed --request-timeout-seconds (${request / 1000}): the headers are part of the request`);
+  }
+  return limits;
+}
+
+function optionalInteger(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
+  return raw === undefined ? undefined : integer(flag, raw, min, max);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -20,14 +20,21 @@ export interface ImageLimits {
   maxImagePixels: number;
 }
 
-/** Format and size of an accepted image; throws `ImageRejection` otherwise. */
-export async function checkImage(bytes: Uint8Array, limits: ImageLimits): Promise<{ format: string; width: number; height: number }> {
-  if (bytes.length > limits.maxImageBytes) {
-    throw new ImageRejection(413, 'image_too_large', `the image has ${bytes.length} bytes; the limit is ${limits.maxImageBytes}`);
+/** An image in a file, read from disk rather than held in memory. */
+interface ImageFile {
+  path: string;
+  byteLength: number;
+}
+
+/** Format and size of an accepted image (bytes, or a file); throws `ImageRejection` otherwise. */
+export async function checkImage(image: Uint8Array | ImageFile, limits: ImageLimits): Promise<{ format: string; width: number; height: number }> {
+  const byteLength = image instanceof Uint8Array ? image.length : image.byteLength;
+  if (byteLength > limits.maxImageBytes) {
+    throw new ImageRejection(413, 'image_too_large', `the image has ${byteLength} bytes; the limit is ${limits.maxImageBytes}`);
   }
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    meta = await sharp(image instanceof Uint8Array ? image : image.path, { limitInputPixels: false }).metadata();
   } catch {
     throw new ImageRejection(415, 'unsupported_image', `the image is not in a readable format; send one of ${ACCEPTED_IMAGE_FORMATS.join(', ')}`);
   }

@@ -4,8 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { openBackend } from '../store/backend.ts';
 import { JobRunner } from './job-runner.ts';
 import { jsonLogger } from './log.ts';
-import { DEFAULT_LEASE_MS, DEFAULT_LIMITS, DEFAULT_PORT, DEFAULT_RATE_LIMITS, defaultConcurrency, type JobServiceOptions } from './options.ts';
+import { ConnectionCap } from './connection-cap.ts';
+import { connectionLimits, DEFAULT_LEASE_MS, DEFAULT_LIMITS, DEFAULT_PORT, DEFAULT_RATE_LIMITS, defaultConcurrency, uploadLimits, type JobServiceOptions } from './options.ts';
 import { buildOpsServer, buildServer } from './server.ts';
+import { UploadSlots } from './upload-slots.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export { MODEL_CATALOG,      } from '../models/catalog.ts';
@@ -33,6 +35,9 @@ export async function startJobService(options: JobServiceOptions): Promise<JobSe
   const role = options.role ?? 'all';
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const rate = { ...DEFAULT_RATE_LIMITS, ...options.rateLimit };
+  const connections = connectionLimits(options.connections);
+  const uploads = new UploadSlots(uploadLimits(options.uploads));
+  const cap = new ConnectionCap(connections.maxConnectionsPerAddress);
   const concurrency = options.concurrency ?? defaultConcurrency();
   const logger = options.logger ?? false;
   const log = jsonLogger(logger);
@@ -55,11 +60,11 @@ export async function startJobService(options: JobServiceOptions): Promise<JobSe
     onCancel: (listener) => backend.onCancel(listener),
   });
   const processJobs = role !== 'api' && (options.processJobs ?? true);
-  const ops = { jobs: backend.jobs, blobs: backend.blobs, runner, backend: backend.kind };
+  const ops = { jobs: backend.jobs, blobs: backend.blobs, runner, backend: backend.kind, cap, uploads };
   let app: FastifyInstance | undefined;
   try {
     if (role === 'worker') {
-      if (options.port !== undefined) app = await buildOpsServer(ops, logger);
+      if (options.port !== undefined) app = await buildOpsServer(ops, logger, connections, cap);
     } else {
       app = await buildServer({
         jobs: backend.jobs,
@@ -72,6 +77,9 @@ export async function startJobService(options: JobServiceOptions): Promise<JobSe
         openSignup: options.openSignup ?? false,
         publicUrl: options.publicUrl,
         logger,
+        connections,
+        cap,
+        uploads,
         ops,
       });
     }

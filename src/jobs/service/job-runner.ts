@@ -2,7 +2,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { findModel } from '../models/catalog.ts';
-import type { BlobStore, JobQueue, JobRecord, JobStore } from '../store/types.ts';
+import { IdempotencyConflict, type BlobStore, type JobQueue, type JobRecord, type JobStore } from '../store/types.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { fetchImage, FetchError } from './fetch-image.ts';
 import { checkImage, ImageRejection, type ImageLimits } from './image-check.ts';
@@ -85,10 +85,18 @@ export class JobRunner {
     if (exclusive) for (const job of await jobs.listByStatus('queued')) await queue.enqueue(job.id);
   }
 
-  /** Stores the input (if uploaded) and the record, which queues the job. */
-  async submit(job: JobRecord, image?: Uint8Array): Promise<void> {
-    if (image) await this.deps.blobs.put(inputBlob(job.id), image);
-    await this.deps.jobs.insert(job);
+  /** Stores the input (if uploaded: its bytes, or a temporary file of the blob store, which is taken over) and the record, which queues the job. */
+  async submit(job: JobRecord, image?: Uint8Array | { path: string }): Promise<void> {
+    const { blobs, jobs } = this.deps;
+    if (image instanceof Uint8Array) await blobs.put(inputBlob(job.id), image);
+    else if (image) await blobs.putFile(inputBlob(job.id), image.path);
+    try {
+      await jobs.insert(job);
+    } catch (err) {
+      // The other request's job was stored instead: this input belongs to no job.
+      if (image && err instanceof IdempotencyConflict) await blobs.delete(inputBlob(job.id));
+      throw err;
+    }
   }
 
   /** Cancels a queued or running job, wherever it runs, and returns it; a finished job is returned unchanged. */

@@ -1,4 +1,4 @@
-/** The Prometheus text of the service's metrics: jobs per status (queue depth, running), jobs running in this process, run durations per model. */
+/** The Prometheus text of the service's metrics: jobs per status (queue depth, running), jobs running in this process, run durations per model, uploads and refused connections. */
 import type { JobStats } from '../store/types.ts';
 
 /** What one scrape reports. */
@@ -7,10 +7,14 @@ export interface MetricsInput {
   /** Jobs this process runs now. */
   runningHere: number;
   backend: string;
+  /** Uploads this process reads now. */
+  uploadsInProgress: number;
+  /** Connections this process refused because their address held the cap already. */
+  connectionsRefused: number;
 }
 
 /** Prometheus text exposition format, version 0.0.4. */
-export function prometheusText({ stats, runningHere, backend }: MetricsInput): string {
+export function prometheusText({ stats, runningHere, backend, uploadsInProgress, connectionsRefused }: MetricsInput): string {
   const lines: string[] = [];
   const metric = (name: string, type: string, help: string): void => {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -23,6 +27,10 @@ export function prometheusText({ stats, runningHere, backend }: MetricsInput): s
   lines.push(`aso_jobs_running ${stats.byStatus.running}`);
   metric('aso_process_jobs_running', 'gauge', 'Jobs running in this process.');
   lines.push(`aso_process_jobs_running{backend="${backend}"} ${runningHere}`);
+  metric('aso_process_uploads_in_progress', 'gauge', 'Uploads this process is reading now.');
+  lines.push(`aso_process_uploads_in_progress ${uploadsInProgress}`);
+  metric('aso_process_connections_refused_total', 'counter', 'Connections closed at once because their client address held the most open connections it may.');
+  lines.push(`aso_process_connections_refused_total ${connectionsRefused}`);
   metric('aso_job_duration_seconds', 'histogram', 'Run time of succeeded jobs, from start to finish, by model.');
   for (const d of stats.durations) {
     const model = d.model.replace(/["\\\n]/g, '_');

@@ -1,8 +1,10 @@
 /** The routes operators and load balancers use: `/healthz` (the process is up), `/readyz` (its stores answer), `/metrics` (Prometheus text). */
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore, JobStore } from '../store/types.ts';
+import type { ConnectionCap } from './connection-cap.ts';
 import type { JobRunner } from './job-runner.ts';
 import { prometheusText } from './metrics.ts';
+import type { UploadSlots } from './upload-slots.ts';
 
 /** What the operations routes read. */
 export interface OpsDeps {
@@ -11,6 +13,10 @@ export interface OpsDeps {
   runner: JobRunner;
   /** `files` or `postgres`. */
   backend: string;
+  /** The per-address connection cap, for the count of what it refused. */
+  cap: ConnectionCap;
+  /** The uploads being read. */
+  uploads: UploadSlots;
 }
 
 /** How long a readiness check may take. */
@@ -28,7 +34,13 @@ export async function opsRoutes(app: FastifyInstance, deps: OpsDeps): Promise<vo
   });
 
   app.get('/metrics', { config: { rateLimit: false } }, async (_request, reply) => {
-    const text = prometheusText({ stats: await deps.jobs.stats(), runningHere: deps.runner.running, backend: deps.backend });
+    const text = prometheusText({
+      stats: await deps.jobs.stats(),
+      runningHere: deps.runner.running,
+      backend: deps.backend,
+      uploadsInProgress: deps.uploads.inProgress,
+      connectionsRefused: deps.cap.refused,
+    });
     return reply.type('text/plain; version=0.0.4; charset=utf-8').header('cache-control', 'no-store').send(text);
   });
 }

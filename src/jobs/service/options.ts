@@ -41,6 +41,10 @@ export interface JobServiceOptions {
   publicUrl?: string;
   limits?: Partial<RunnerLimits>;
   rateLimit?: Partial<RateLimits>;
+  /** Time limits of requests and the cap on connections per client address. */
+  connections?: Partial<ConnectionLimits>;
+  /** How many uploads are read at once. */
+  uploads?: Partial<UploadLimits>;
   /** Leave jobs queued instead of running them (a service that only takes requests). */
   processJobs?: boolean;
   /** Log requests and job events as JSON lines on stdout. */
@@ -62,6 +66,74 @@ export const DEFAULT_LEASE_MS = 30_000;
 
 /** The default per-key rate limits. */
 export const DEFAULT_RATE_LIMITS: RateLimits = { windowMs: 60_000, maxRequests: 600, maxCreates: 60 };
+
+/** Limits on client connections: how long a request may take to arrive, how long a socket may idle, how many one address holds. */
+export interface ConnectionLimits {
+  /** Every request's headers must arrive within this (0: no limit). */
+  headersTimeoutMs: number;
+  /** Every request, headers and body, must arrive within this (0: no limit). */
+  requestTimeoutMs: number;
+  /** A connection with no traffic either way for this long is closed (0: never). */
+  idleTimeoutMs: number;
+  /** How long a kept-alive connection waits for its next request; longer than a load balancer's idle limit (often 60 s), so that it closes first. */
+  keepAliveTimeoutMs: number;
+  /** Open connections per client address (an IPv6 client by its /64); 0: no cap. */
+  maxConnectionsPerAddress: number;
+}
+
+/** The default connection limits: Node's own 5 minutes for a whole request (20 MiB at 70 KB/s), 10 s for its headers. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 300_000,
+  idleTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnectionsPerAddress: 32,
+};
+
+/** How many multipart uploads are read at once. */
+export interface UploadLimits {
+  /** In all; beyond it a new upload gets 503 with Retry-After. */
+  maxUploads: number;
+  /** Per API key; beyond it a new upload gets 429 with Retry-After. */
+  maxUploadsPerKey: number;
+}
+
+/** The default upload limits. */
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxUploads: 32, maxUploadsPerKey: 8 };
+
+/** The connection limits with their defaults; throws naming the field that is wrong. */
+export function connectionLimits(given: Partial<ConnectionLimits> = {}): ConnectionLimits {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...defined(given) };
+  for (const [name, value] of Object.entries(limits)) {
+    wholeNumber(`connections.${name}`, value, name === 'keepAliveTimeoutMs' ? 1 : 0);
+    // Node's timers take a longer delay as 1 ms.
+    if (name.endsWith('Ms') && value > MAX_TIMER_MS) throw new Error(`connections.${name} must be at most ${MAX_TIMER_MS} ms, got ${value}`);
+  }
+  const { headersTimeoutMs: headers, requestTimeoutMs: request } = limits;
+  if (headers > 0 && request > 0 && headers > request) {
+    throw new Error(`connections.headersTimeoutMs (${headers}) must not exceed connections.requestTimeoutMs (${request}): the headers are part of the request`);
+  }
+  return limits;
+}
+
+/** The upload limits with their defaults; throws naming the field that is wrong. */
+export function uploadLimits(given: Partial<UploadLimits> = {}): UploadLimits {
+  const limits = { ...DEFAULT_UPLOAD_LIMITS, ...defined(given) };
+  for (const [name, value] of Object.entries(limits)) wholeNumber(`uploads.${name}`, value, 1);
+  return limits;
+}
+
+/** The longest delay a Node timer keeps (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The fields that are set: one given as undefined keeps its default. */
+function defined<T extends object>(given: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function wholeNumber(field: string, value: unknown, min: number): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) throw new Error(`${field} must be a whole number of at least ${min}, got ${String(value)}`);
+}
 
 /** The default port of `npm run jobs -- serve`. */
 export const DEFAULT_PORT = 8787;

@@ -1,19 +1,28 @@
 /** Reads the body of `POST /v1/jobs`: JSON `{ model, image_url }` or multipart with `model` and an `image` file. */
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.ts';
+import { stageUpload, type StagedUpload } from './stage-upload.ts';
 
-/** What a create request asks for. */
+/** What a create request asks for; an uploaded image waits in a temporary file that the caller hands on or removes. */
 export type CreateRequest =
-  | { model: unknown; imageUrl: string; image?: undefined; filename?: undefined }
-  | { model: unknown; image: Uint8Array; filename: string | null; imageUrl?: undefined };
+  | { model: unknown; imageUrl: string; upload?: undefined; filename?: undefined }
+  | { model: unknown; upload: StagedUpload; filename: string | null; imageUrl?: undefined };
+
+/** Where an uploaded image goes while the request is read, and how large it may be. */
+export interface UploadTarget {
+  maxImageBytes: number;
+  /** A new path for the temporary file (on the blob store's disk). */
+  temporaryPath(): string;
+}
 
 const JSON_FIELDS = new Set(['model', 'image_url']);
 
 /** The parsed request; throws `ApiError` 400 naming the field that is wrong. */
-export async function readCreateRequest(request: FastifyRequest, maxImageBytes: number): Promise<CreateRequest> {
-  if (request.isMultipart()) return readMultipart(request, maxImageBytes);
+export async function readCreateRequest(request: FastifyRequest, target: UploadTarget): Promise<CreateRequest> {
+  if (request.isMultipart()) return readMultipart(request, target);
   const body = request.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ApiError(400, 'invalid_request', 'the body must be a JSON object with "model" and "image_url"');
@@ -32,9 +41,9 @@ export async function readCreateRequest(request: FastifyRequest, maxImageBytes: 
  * Reads a multipart body. The parser's own errors (no boundary, a cut or garbled body) become 400 `invalid_request`;
  * errors that have a status of their own (a limit: 413) keep it.
  */
-async function readMultipart(request: FastifyRequest, maxImageBytes: number): Promise<CreateRequest> {
+async function readMultipart(request: FastifyRequest, target: UploadTarget): Promise<CreateRequest> {
   try {
-    return await readParts(request, maxImageBytes);
+    return await readParts(request, target);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     const e = error as { code?: string; statusCode?: number; message?: string };
@@ -43,34 +52,42 @@ async function readMultipart(request: FastifyRequest, maxImageBytes: number): Pr
   }
 }
 
-async function readParts(request: FastifyRequest, maxImageBytes: number): Promise<CreateRequest> {
+async function readParts(request: FastifyRequest, target: UploadTarget): Promise<CreateRequest> {
+  const { maxImageBytes } = target;
   let model: unknown;
-  let image: Uint8Array | undefined;
+  let upload: StagedUpload | undefined;
   let filename: string | null = null;
-  for await (const part of request.parts({ limits: { fileSize: maxImageBytes, files: 1, fields: 4, parts: 5 } })) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'image') {
-        part.file.resume();
-        throw new ApiError(400, 'invalid_request', `unexpected file field "${part.fieldname}"; send the image in the field "image"`);
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxImageBytes, files: 1, fields: 4, parts: 5 } })) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'image') {
+          part.file.resume();
+          throw new ApiError(400, 'invalid_request', `unexpected file field "${part.fieldname}"; send the image in the field "image"`);
+        }
+        upload = await stageUpload(part.file, target.temporaryPath(), maxImageBytes);
+        // The parser stops a file at the limit and marks it cut rather than failing the stream.
+        if (part.file.truncated) throw new ApiError(413, 'image_too_large', `the uploaded "image" is larger than the limit of ${maxImageBytes} bytes`);
+        filename = part.filename || null;
+      } else if (part.fieldname === 'model') {
+        model = part.value;
+      } else if (part.fieldname === 'image_url') {
+        throw new ApiError(400, 'invalid_request', 'send either an "image" file or a JSON "image_url", not both');
+      } else {
+        throw new ApiError(400, 'invalid_request', `unknown field "${part.fieldname}"; a multipart job takes "model" and "image"`);
       }
-      image = new Uint8Array(await part.toBuffer());
-      filename = part.filename || null;
-    } else if (part.fieldname === 'model') {
-      model = part.value;
-    } else if (part.fieldname === 'image_url') {
-      throw new ApiError(400, 'invalid_request', 'send either an "image" file or a JSON "image_url", not both');
-    } else {
-      throw new ApiError(400, 'invalid_request', `unknown field "${part.fieldname}"; a multipart job takes "model" and "image"`);
     }
+    if (!upload) throw new ApiError(400, 'invalid_request', 'field "image" (a file) is required in a multipart request');
+    if (upload.byteLength === 0) throw new ApiError(400, 'invalid_request', 'the uploaded "image" is empty');
+  } catch (err) {
+    if (upload) await rm(upload.path, { force: true });
+    throw err;
   }
-  if (!image) throw new ApiError(400, 'invalid_request', 'field "image" (a file) is required in a multipart request');
-  if (image.length === 0) throw new ApiError(400, 'invalid_request', 'the uploaded "image" is empty');
-  return { model, image, filename };
+  return { model, upload, filename };
 }
 
 /** A digest of what the request asks for, to tell a repeated request from another one under the same `Idempotency-Key`. */
 export function requestHash(model: string, body: CreateRequest): string {
-  const source = body.image ? { model, image_sha256: sha256Hex(body.image) } : { model, image_url: body.imageUrl };
+  const source = body.upload ? { model, image_sha256: body.upload.sha256 } : { model, image_url: body.imageUrl };
   return sha256Hex(new TextEncoder().encode(JSON.stringify(source)));
 }
 

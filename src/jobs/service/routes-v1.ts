@@ -1,5 +1,6 @@
 /** The `/v1` API: models, jobs and assets, each call authenticated by an API key. */
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findModel, MODEL_CATALOG } from '../models/catalog.ts';
 import { IdempotencyConflict, type ApiKeyRecord, type BlobStore, type JobRecord, type JobStore, type KeyStore } from '../store/types.ts';
@@ -10,7 +11,8 @@ import { checkImageUrl, FetchError } from './fetch-image.ts';
 import { checkImage, ImageRejection } from './image-check.ts';
 import { toJobDocument } from './job-document.ts';
 import { assetBlob, type JobRunner, type RunnerLimits } from './job-runner.ts';
-import { idempotencyKey, readCreateRequest, requestHash, sha256Hex, type CreateRequest } from './request-body.ts';
+import { idempotencyKey, readCreateRequest, requestHash, type CreateRequest } from './request-body.ts';
+import type { UploadSlots } from './upload-slots.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,6 +29,8 @@ export interface V1Deps {
   limits: RunnerLimits;
   policy: AddressPolicy;
   publicUrl: string | undefined;
+  /** The uploads read at once, per key and in all. */
+  uploads: UploadSlots;
   maxCreates: number;
   windowMs: number;
 }
@@ -76,7 +80,19 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
   app.post('/jobs', { config: { rateLimit: { max: deps.maxCreates, timeWindow: deps.windowMs } } }, async (request, reply) => {
     const owner = request.apiKey!.id;
     const key = idempotencyKey(request);
-    const body = await readCreateRequest(request, limits.maxImageBytes);
+    // A slot is taken before the body is read; the staged file of an upload is gone once the request ends, stored or not.
+    const release = request.isMultipart() ? deps.uploads.acquire(owner) : undefined;
+    let body: CreateRequest | undefined;
+    try {
+      body = await readCreateRequest(request, { maxImageBytes: limits.maxImageBytes, temporaryPath: () => blobs.temporaryPath() });
+      return await answer(request, reply, owner, key, body);
+    } finally {
+      release?.();
+      if (body?.upload) await rm(body.upload.path, { force: true });
+    }
+  });
+
+  const answer = async (request: FastifyRequest, reply: FastifyReply, owner: string, key: string | undefined, body: CreateRequest): Promise<FastifyReply> => {
     const modelId = typeof body.model === 'string' ? body.model : undefined;
     if (body.model === undefined) throw new ApiError(400, 'invalid_request', `field "model" is required; one of ${MODEL_CATALOG.map((m) => m.id).join(', ')}`);
     if (modelId === undefined) throw new ApiError(400, 'invalid_request', 'field "model" must be a string');
@@ -115,16 +131,16 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
     } finally {
       pending.delete(slot);
     }
-  });
+  };
 
   const create = async (owner: string, modelId: string, body: CreateRequest, idempotency: JobRecord['idempotency'], request: FastifyRequest): Promise<JobRecord> => {
     const model = findModel(modelId);
     if (!model) throw new ApiError(422, 'unknown_model', `model "${modelId}" is not in the catalog; use one of ${MODEL_CATALOG.map((m) => m.id).join(', ')}`);
     let input: JobRecord['input'];
     try {
-      if (body.image) {
-        await checkImage(body.image, limits);
-        input = { kind: 'upload', filename: body.filename, byteLength: body.image.length, sha256: sha256Hex(body.image) };
+      if (body.upload) {
+        await checkImage(body.upload, limits);
+        input = { kind: 'upload', filename: body.filename, byteLength: body.upload.byteLength, sha256: body.upload.sha256 };
       } else {
         await checkImageUrl(body.imageUrl, policy);
         input = { kind: 'url', url: body.imageUrl };
@@ -152,7 +168,7 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
       asset: null,
       error: null,
     };
-    await runner.submit(job, body.image);
+    await runner.submit(job, body.upload);
     request.log.info({ job: job.id, model: job.model }, 'job queued');
     return job;
   };

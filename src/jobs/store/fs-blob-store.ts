@@ -1,8 +1,8 @@
 /** Blobs (job inputs and assets) as files in one folder, written atomically. */
 import { createReadStream } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { isTemporaryFile, writeFileAtomic } from '../../io/atomic-file.ts';
 import type { BlobStore } from './types.ts';
 
@@ -30,6 +30,16 @@ export class FsBlobStore implements BlobStore {
 
   async put(name: string, bytes: Uint8Array): Promise<void> {
     await writeFileAtomic(this.path(name), bytes);
+  }
+
+  temporaryPath(): string {
+    return join(this.dir, `.upload-${randomBytes(8).toString('hex')}.tmp`);
+  }
+
+  async putFile(name: string, path: string): Promise<void> {
+    const target = this.path(name);
+    if (dirname(resolve(path)) !== resolve(this.dir)) throw new Error(`blob file ${path} is not a temporary file of the blob folder ${this.dir}`);
+    await rename(path, target);
   }
 
   async get(name: string): Promise<Uint8Array | undefined> {

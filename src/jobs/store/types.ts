@@ -121,6 +121,10 @@ export function interruptedError(attempts: number): { code: string; message: str
 /** Durable bytes: job inputs and finished assets. */
 export interface BlobStore {
   put(name: string, bytes: Uint8Array): Promise<void>;
+  /** A path for a new temporary file on the store's own disk, for `putFile`; one left behind is removed when the store opens. */
+  temporaryPath(): string;
+  /** Stores the complete file at `path` (from `temporaryPath`) under `name`, taking the file over. */
+  putFile(name: string, path: string): Promise<void>;
   /** The bytes, or undefined when there is no such blob. */
   get(name: string): Promise<Uint8Array | undefined>;
   /** The size, or undefined when there is no such blob. */

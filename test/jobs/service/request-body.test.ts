@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,16 +13,22 @@ const MAX_IMAGE = 64;
 describe('readCreateRequest and idempotencyKey, behind a real fastify app', () => {
   let app: FastifyInstance;
   let url: string;
+  let staging: string;
   beforeAll(async () => {
+    staging = await mkdtemp(join(tmpdir(), 'aso-uploads-test-'));
     app = Fastify();
     app.setErrorHandler(handleError);
     await app.register(multipart);
     app.post('/v1/jobs', async (request) => {
-      const body = await readCreateRequest(request, MAX_IMAGE);
+      const body = await readCreateRequest(request, { maxImageBytes: MAX_IMAGE, temporaryPath: () => join(staging, `${randomBytes(6).toString('hex')}.tmp`) });
+      const image = body.upload ? [...(await readFile(body.upload.path))] : null;
+      if (body.upload) await rm(body.upload.path);
       return {
         model: body.model ?? null,
         imageUrl: body.imageUrl ?? null,
-        image: body.image ? [...body.image] : null,
+        image,
+        byteLength: body.upload?.byteLength ?? null,
+        sha256: body.upload?.sha256 ?? null,
         filename: body.filename ?? null,
         key: idempotencyKey(request) ?? null,
       };
@@ -28,7 +37,10 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
     const address = app.server.address();
     url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1/jobs`;
   });
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    await rm(staging, { recursive: true, force: true });
+  });
 
   const postJson = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -44,7 +56,7 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
 
   it('reads a JSON request, leaving the model for the caller to check', async () => {
     const response = await postJson({ model: 'relief', image_url: 'https://images.test/a.png' }, { 'idempotency-key': 'order-17' });
-    expect(await response.json()).toEqual({ model: 'relief', imageUrl: 'https://images.test/a.png', image: null, filename: null, key: 'order-17' });
+    expect(await response.json()).toEqual({ model: 'relief', imageUrl: 'https://images.test/a.png', image: null, byteLength: null, sha256: null, filename: null, key: 'order-17' });
     expect(await (await postJson({ model: 42, image_url: 'x' })).json()).toMatchObject({ model: 42, key: null });
   });
 
@@ -57,12 +69,13 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
     expect((await refusal(await postJson({ model: 'relief', image_url: `https://x.test/${'a'.repeat(4096)}` }))).message).toBe('field "image_url" is longer than 4096 characters');
   });
 
-  it('reads a multipart upload with its file name', async () => {
+  it('streams a multipart upload to a temporary file, with its size, SHA-256 and file name', async () => {
     const response = await postForm((f) => {
       f.set('model', 'card');
       f.set('image', new Blob([Uint8Array.from([1, 2, 3])]), 'photo.png');
     });
-    expect(await response.json()).toEqual({ model: 'card', imageUrl: null, image: [1, 2, 3], filename: 'photo.png', key: null });
+    const sha256 = createHash('sha256').update(Uint8Array.from([1, 2, 3])).digest('hex');
+    expect(await response.json()).toEqual({ model: 'card', imageUrl: null, image: [1, 2, 3], byteLength: 3, sha256, filename: 'photo.png', key: null });
   });
 
   it('names what is wrong with a multipart upload', async () => {
@@ -75,12 +88,18 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
       [(f) => (f.set('model', 'card'), f.set('colour', 'red')), 'unknown field "colour"; a multipart job takes "model" and "image"'],
     ];
     for (const [fill, message] of cases) expect((await refusal(await postForm(fill))).message).toBe(message);
+    // A file already written for a request that is then refused is removed.
+    expect(await readdir(staging)).toEqual([]);
   });
 
-  it('refuses an upload over the size limit with 413', async () => {
+  it('refuses an upload over the size limit with 413 and removes what it wrote', async () => {
     const response = await postForm((f) => f.set('image', new Blob([new Uint8Array(MAX_IMAGE + 1)]), 'big.png'));
     expect(response.status).toBe(413);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('image_too_large');
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'image_too_large',
+      message: `the uploaded "image" is larger than the limit of ${MAX_IMAGE} bytes`,
+    });
+    expect(await readdir(staging)).toEqual([]);
   });
 
   it('refuses an Idempotency-Key that is empty, too long or not visible ASCII', async () => {
@@ -95,10 +114,11 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
 
 describe('requestHash', () => {
   it('is the same for the same model and image, and differs when either changes', () => {
-    const a = requestHash('relief', { model: 'relief', image: Uint8Array.from([1, 2]), filename: 'a.png' });
-    expect(requestHash('relief', { model: 'relief', image: Uint8Array.from([1, 2]), filename: 'other-name.png' })).toBe(a);
-    expect(requestHash('card', { model: 'card', image: Uint8Array.from([1, 2]), filename: 'a.png' })).not.toBe(a);
-    expect(requestHash('relief', { model: 'relief', image: Uint8Array.from([1, 3]), filename: 'a.png' })).not.toBe(a);
+    const upload = (bytes: number[], path = '/staged') => ({ path, byteLength: bytes.length, sha256: sha256Hex(Uint8Array.from(bytes)) });
+    const a = requestHash('relief', { model: 'relief', upload: upload([1, 2]), filename: 'a.png' });
+    expect(requestHash('relief', { model: 'relief', upload: upload([1, 2], '/elsewhere'), filename: 'other-name.png' })).toBe(a);
+    expect(requestHash('card', { model: 'card', upload: upload([1, 2]), filename: 'a.png' })).not.toBe(a);
+    expect(requestHash('relief', { model: 'relief', upload: upload([1, 3]), filename: 'a.png' })).not.toBe(a);
     const byUrl = requestHash('relief', { model: 'relief', imageUrl: 'https://x.test/a.png' });
     expect(byUrl).toBe(requestHash('relief', { model: 'relief', imageUrl: 'https://x.test/a.png' }));
     expect(byUrl).not.toBe(requestHash('relief', { model: 'relief', imageUrl: 'https://x.test/b.png' }));
