@@ -4,9 +4,11 @@
  * site serves next to the checkpoint prove it in today's), and the publisher's signature of the version. Loaded lazily
  * (it carries Ed25519 and SHA-2), after the page is shown.
  */
-import { checkpointOriginProblem, openCheckpoint } from '../core/log/checkpoint.ts';
+import { checkpointOriginProblem, openCheckpoint, type OpenedCheckpoint } from '../core/log/checkpoint.ts';
 import { toOrigin } from '../core/format/paths.ts';
 import { parsePublisherKeys, publicationSignatureProblem } from '../core/log/publication-signature.ts';
+import { parseRetractions, RETRACTIONS_FILE } from '../core/log/retractions.ts';
+import { findRetractionsCommitment, retractionsCommitment } from '../core/log/retractions-commitment.ts';
 import { parseVerifierKey } from '../core/log/signed-note.ts';
 import type { FetchTile } from '../core/log/tlog-tiles.ts';
 import { logEntry, versionLogProblems } from '../core/log/version-log.ts';
@@ -14,23 +16,36 @@ import type { LogViewConfig } from './log-config.ts';
 
 /** One row's outcome: a state for `data-*-state`, and the words shown. */
 export interface RowView {
-  state: 'verified' | 'unsigned' | 'failed';
+  state: 'verified' | 'unsigned' | 'failed' | 'retracted';
   text: string;
 }
 
-/** The outcome of both rows. */
+/** The outcome of the three rows. */
 export interface LogCheckView {
   log: RowView;
   signature: RowView;
+  /** Whether the version is retracted, from the retractions the signed checkpoint commits to. */
+  retraction: RowView;
 }
+
+/** The checkpoint as read from the site, and where. */
+interface ReadCheckpoint {
+  url: string;
+  opened: OpenedCheckpoint;
+}
+
+const failed = (text: string): RowView => ({ state: 'failed', text: `Failed: ${text}` });
 
 /** Checks the version of `config` against the log served from `origin`. */
 export async function checkLog(config: LogViewConfig, origin: string, fetchFn: typeof fetch = fetch): Promise<LogCheckView> {
-  return { log: await checkInclusion(config, origin, fetchFn), signature: checkSignature(config) };
+  const read = await readCheckpoint(config, origin, fetchFn);
+  const signature = checkSignature(config);
+  if ('state' in read) return { log: read, signature, retraction: read };
+  const [log, retraction] = await Promise.all([checkInclusion(config, read, fetchFn), checkRetraction(config, read, fetchFn)]);
+  return { log, signature, retraction };
 }
 
-async function checkInclusion(config: LogViewConfig, origin: string, fetchFn: typeof fetch): Promise<RowView> {
-  const failed = (text: string): RowView => ({ state: 'failed', text: `Failed: ${text}` });
+async function readCheckpoint(config: LogViewConfig, origin: string, fetchFn: typeof fetch): Promise<ReadCheckpoint | RowView> {
   let note: string;
   let url: string;
   try {
@@ -41,14 +56,17 @@ async function checkInclusion(config: LogViewConfig, origin: string, fetchFn: ty
   } catch (error) {
     return failed(`the checkpoint could not be read (${(error as Error).message})`);
   }
-  let opened;
+  let opened: OpenedCheckpoint;
   try {
     opened = openCheckpoint(note, config.logKey ? [parseVerifierKey(config.logKey)] : []);
   } catch (error) {
     return failed((error as Error).message);
   }
   const originProblem = checkpointOriginProblem(opened);
-  if (originProblem) return failed(originProblem);
+  return originProblem ? failed(originProblem) : { url, opened };
+}
+
+async function checkInclusion(config: LogViewConfig, { url, opened }: ReadCheckpoint, fetchFn: typeof fetch): Promise<RowView> {
   let problems: string[];
   try {
     problems = await versionLogProblems(config.log, opened.checkpoint, config.expected, tileFetcher(url, fetchFn));
@@ -81,6 +99,41 @@ function tileFetcher(checkpointUrl: string, fetchFn: typeof fetch): FetchTile {
     if (!response.ok) throw new Error(`the log tile ${path} could not be read (HTTP ${response.status})`);
     return new Uint8Array(await response.arrayBuffer());
   };
+}
+
+/**
+ * Whether the version is retracted, as the retractions file the checkpoint signed by the pinned log key commits to say
+ * (never as the page says): a page served from a cache older than a retraction still shows it here.
+ */
+async function checkRetraction(config: LogViewConfig, { url, opened }: ReadCheckpoint, fetchFn: typeof fetch): Promise<RowView> {
+  if (opened.signature.state !== 'verified') {
+    const why = !config.logKey ? 'the registry commits no log key' : opened.signature.state === 'unsigned' ? 'the checkpoint is unsigned' : 'the checkpoint is not signed by the registry\u2019s log key';
+    return { state: 'unsigned', text: `Not checked: ${why}` };
+  }
+  let committed;
+  try {
+    committed = findRetractionsCommitment(opened.checkpoint.extensions);
+  } catch (error) {
+    return failed((error as Error).message);
+  }
+  if (!committed) return failed('the signed checkpoint commits to no retractions');
+  let bytes = new Uint8Array();
+  if (committed.count > 0) {
+    try {
+      const response = await fetchFn(new URL(RETRACTIONS_FILE, url).href, { cache: 'no-store' });
+      if (!response.ok) return failed(`${RETRACTIONS_FILE} could not be read (HTTP ${response.status})`);
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      return failed(`${RETRACTIONS_FILE} could not be read (${(error as Error).message})`);
+    }
+  }
+  if (retractionsCommitment(bytes).hash !== committed.hash) return failed(`${RETRACTIONS_FILE} is not the file the signed checkpoint commits to`);
+  const { entries, problems } = parseRetractions(new TextDecoder().decode(bytes));
+  if (problems.length) return failed(`${RETRACTIONS_FILE} line ${problems[0]!.line}: ${problems[0]!.message}`);
+  const { id, version, recordHash } = config.expected;
+  const entry = entries.find((e) => e.id === id && e.version === version && e.recordHash === recordHash);
+  if (!entry) return { state: 'verified', text: 'Not retracted, as the signed checkpoint commits' };
+  return { state: 'retracted', text: `Retracted at ${entry.retractedAt}: ${entry.reason}` };
 }
 
 function checkSignature(config: LogViewConfig): RowView {

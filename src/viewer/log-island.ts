@@ -1,8 +1,11 @@
-/** The log rows of a record page: they say `Verified` and `Signed by <publisher>` only once the browser has checked both. */
+/**
+ * The log rows of a record page: they say `Verified`, `Signed by <publisher>` and whether the version is retracted only
+ * once the browser has checked them.
+ */
 import type { LogCheckView, RowView } from './log-check.ts';
 import { parseLogConfig } from './log-config.ts';
 
-function show(el: HTMLElement | null, key: 'logState' | 'signatureState', row: RowView | { state: 'checking'; text: string }): void {
+function show(el: HTMLElement | null, key: 'logState' | 'signatureState' | 'retractionState', row: RowView | { state: 'checking'; text: string }): void {
   if (!el) return;
   const text = el.querySelector<HTMLElement>('.log-text');
   if (text) text.textContent = row.text;
@@ -38,6 +41,7 @@ export function viewerSettled(doc: Document): Promise<void> {
 export async function startLogStatus(root: HTMLElement): Promise<void> {
   const logRow = root.querySelector<HTMLElement>('[data-log-state]');
   const sigRow = root.querySelector<HTMLElement>('[data-signature-state]');
+  const retractionRow = root.querySelector<HTMLElement>('[data-retraction-state]');
   let view: LogCheckView;
   try {
     const config = parseLogConfig(root.querySelector('script.log-config')?.textContent ?? '');
@@ -48,10 +52,11 @@ export async function startLogStatus(root: HTMLElement): Promise<void> {
     view = await checkLog(config, root.ownerDocument.location.origin);
   } catch (error) {
     const failed: RowView = { state: 'failed', text: `Failed: ${error instanceof Error ? error.message : String(error)}` };
-    view = { log: failed, signature: failed };
+    view = { log: failed, signature: failed, retraction: failed };
   }
   show(logRow, 'logState', view.log);
   show(sigRow, 'signatureState', view.signature);
+  show(retractionRow, 'retractionState', view.retraction);
 }
 
 /** Starts every log status block on the page. */

@@ -12,6 +12,7 @@ import { findRetractionsCommitment, formatRetractionsLine, retractionsCommitment
 import { createClient, IntegrityError, LogError } from '../../src/sdk/index.ts';
 import { pngBytes, writeVersion } from '../support/fixture-registry.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { launchBrowser } from '../support/browser.ts';
 import { signedSite, type SignedSite } from '../log/signed-site.ts';
 import { rejection } from './support/rejection.ts';
 
@@ -168,5 +169,28 @@ describe('getObject with the log key pinned', () => {
     expect((error as Error).message).toBe(
       `log check failed: the checkpoint commits to 0 retractions, fewer than the 1 of a checkpoint seen before: retractions were rolled back`,
     );
+  });
+});
+
+describe('the record page in Chromium', () => {
+  /** The retraction row of a record page once the browser has checked it. */
+  async function retractionRow(version: string): Promise<{ state: string; text: string }> {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.origin}/objects/epsilon-five/versions/${version}/`);
+      const row = page.locator('[data-retraction-state]');
+      await page.waitForFunction(() => !['idle', 'checking'].includes(document.querySelector('[data-retraction-state]')?.getAttribute('data-retraction-state') ?? 'idle'), null, { timeout: 30_000 });
+      return { state: (await row.getAttribute('data-retraction-state'))!, text: (await row.innerText()).trim() };
+    } finally {
+      await browser.close();
+    }
+  }
+
+  it('says retracted from the signed retractions, and fails when a mirror serves another file', async () => {
+    expect(await retractionRow('2.1.0')).toEqual({ state: 'retracted', text: `Retracted at ${RETRACTED_AT}: ${REASON}` });
+    expect(await retractionRow('2.0.0')).toEqual({ state: 'verified', text: 'Not retracted, as the signed checkpoint commits' });
+    serve({ '/retractions.jsonl': '' });
+    expect(await retractionRow('2.1.0')).toEqual({ state: 'failed', text: 'Failed: retractions.jsonl is not the file the signed checkpoint commits to' });
   });
 });

@@ -1,8 +1,13 @@
-/** The record page's log check against a one-entry log: a checkpoint the pinned key signed for another log is refused. */
+/**
+ * The record page's log check against a one-entry log: a checkpoint the pinned key signed for another log is refused, and
+ * whether the version is retracted is read from the retractions the signed checkpoint commits to.
+ */
 import { describe, expect, it } from 'vitest';
 import { toBase64 } from '../../src/core/log/base64.ts';
 import { checkpointNote, type Checkpoint } from '../../src/core/log/checkpoint.ts';
 import { ledgerLine } from '../../src/core/log/ledger.ts';
+import { retractionLine } from '../../src/core/log/retractions.ts';
+import { formatRetractionsLine, retractionsCommitment } from '../../src/core/log/retractions-commitment.ts';
 import { generateKey } from '../../src/core/log/signed-note.ts';
 import { entryLeafHash, versionLog } from '../../src/core/log/version-log.ts';
 import { checkLog } from '../../src/viewer/log-check.ts';
@@ -19,22 +24,56 @@ const config: LogViewConfig = {
   expected,
   publisherKeys: [],
 };
-const tree: Checkpoint = { origin, size: 1, rootHash: entryLeafHash(entry), extensions: [] };
+const retraction = { ...expected, retractedAt: '2026-02-01T00:00:00Z', reason: 'Wrong scale: use 1.0.1.' };
+const retractions = new TextEncoder().encode(`${retractionLine(retraction)}\n`);
+const none = new Uint8Array();
+/** The checkpoint of the one-entry tree, committing to the retractions file `committed`. */
+const tree = (committed: Uint8Array): Checkpoint => ({ origin, size: 1, rootHash: entryLeafHash(entry), extensions: [formatRetractionsLine(retractionsCommitment(committed))] });
 
-/** A site that serves one checkpoint note at /checkpoint. */
-function serving(note: string): typeof fetch {
-  return async (input) => (new URL(String(input)).pathname === '/checkpoint' ? new Response(note) : new Response('', { status: 404 }));
+/** A site that serves a checkpoint note at /checkpoint and, if given, a retractions file. */
+function serving(note: string, served: Uint8Array = none): typeof fetch {
+  return async (input) => {
+    const path = new URL(String(input)).pathname;
+    if (path === '/checkpoint') return new Response(note);
+    if (path === '/retractions.jsonl') return new Response(new Blob([served as Uint8Array<ArrayBuffer>]));
+    return new Response('', { status: 404 });
+  };
 }
 
 describe('the record page log check', () => {
   it('verifies the entry in a checkpoint its pinned key signed for this log', async () => {
-    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree, key)));
+    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(none), key)));
     expect(view.log).toEqual({ state: 'verified', text: `Verified: entry 1 of 1 in the checkpoint signed by ${origin}+${key.keyId}` });
   });
 
   it('fails a checkpoint the same key signed for another origin', async () => {
-    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote({ ...tree, origin: 'mirror.example.net' }, key)));
+    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote({ ...tree(none), origin: 'mirror.example.net' }, key)));
     expect(view.log.state).toBe('failed');
     expect(view.log.text).toBe(`Failed: the checkpoint's origin is "mirror.example.net", but the log key ${origin}+${key.keyId} that signed it is for the origin "${origin}"`);
+  });
+
+  it('says not retracted, from the retractions the signed checkpoint commits to', async () => {
+    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(none), key)));
+    expect(view.retraction).toEqual({ state: 'verified', text: 'Not retracted, as the signed checkpoint commits' });
+  });
+
+  it('says retracted, with the date and reason of the committed file, whatever the page says', async () => {
+    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), key), retractions));
+    expect(view.retraction).toEqual({ state: 'retracted', text: `Retracted at ${retraction.retractedAt}: ${retraction.reason}` });
+  });
+
+  it('fails when the served retractions file is not the one the checkpoint commits to (a mirror that hides one)', async () => {
+    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), key), none));
+    expect(view.retraction).toEqual({ state: 'failed', text: 'Failed: retractions.jsonl is not the file the signed checkpoint commits to' });
+    const bare = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote({ ...tree(none), extensions: [] }, key)));
+    expect(bare.retraction).toEqual({ state: 'failed', text: 'Failed: the signed checkpoint commits to no retractions' });
+  });
+
+  it('does not claim anything without a signed checkpoint', async () => {
+    const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), null), retractions));
+    expect(view.retraction.state).toBe('unsigned');
+    expect(view.retraction.text).toBe('Not checked: the checkpoint is unsigned');
+    const other = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), generateKey(origin)), retractions));
+    expect(other.retraction).toEqual({ state: 'unsigned', text: 'Not checked: the checkpoint is not signed by the registry\u2019s log key' });
   });
 });
