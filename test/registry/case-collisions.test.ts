@@ -2,23 +2,13 @@
  * Names that a case-insensitive file system or host takes for one are refused, naming both: two versions of one
  * object, two files of one version, two object folders.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { objectIdProblem } from '../../src/core/format/object-id.ts';
 import { loadRegistry } from '../../src/registry/load-registry.ts';
 import { formatProblem } from '../../src/registry/registry-model.ts';
-import { createFixture, glbFile, pngFile, REGISTRY_URL, type Fixture } from './fixture.ts';
+import { glbFile, pngFile, REGISTRY_URL, temporaryFixtures, type Fixture } from './fixture.ts';
 
-let fixtures: Fixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.map((f) => f.cleanup()));
-  fixtures = [];
-});
-
-async function fixture(): Promise<Fixture> {
-  const fx = await createFixture();
-  fixtures.push(fx);
-  return fx;
-}
+const fixture = temporaryFixtures();
 
 async function problems(fx: Fixture): Promise<string[]> {
   return (await loadRegistry(fx.root, { registryUrl: REGISTRY_URL })).problems.map(formatProblem);

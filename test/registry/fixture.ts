@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document, WebIO } from '@gltf-transform/core';
 import sharp from 'sharp';
+import { afterEach } from 'vitest';
 import { representationUrl, versionDir } from '../../src/core/format/paths.ts';
 import type { Manifest, PublicationRecord, Representation, World } from '../../src/core/format/types.ts';
 
@@ -171,5 +172,19 @@ export async function createFixture(): Promise<Fixture> {
     },
     addWorld: (world) => writeJson(`worlds/${world.id}.json`, world),
     cleanup: () => rm(repo, { recursive: true, force: true }),
+  };
+}
+
+/** A maker of fixtures for one test file, each removed after the test that made it. */
+export function temporaryFixtures(): () => Promise<Fixture> {
+  let made: Fixture[] = [];
+  afterEach(async () => {
+    await Promise.all(made.map((f) => f.cleanup()));
+    made = [];
+  });
+  return async () => {
+    const fx = await createFixture();
+    made.push(fx);
+    return fx;
   };
 }

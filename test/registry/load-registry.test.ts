@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkRegistry, formatSummary, loadRegistry, type LoadOptions } from '../../src/registry/load-registry.ts';
 import { formatProblem } from '../../src/registry/registry-model.ts';
 import { sha256File } from '../../src/io/hash-file.ts';
 import {
-  createFixture,
+  temporaryFixtures,
   glbFile,
   pngFile,
   REGISTRY_URL,
@@ -21,17 +21,7 @@ const V = 'registry/objects/chair/versions/1.0.0';
 const MANIFEST = `${V}/aso.object.json`;
 const PUBLICATION = `${V}/publication.json`;
 
-let fixtures: Fixture[] = [];
-afterEach(async () => {
-  await Promise.all(fixtures.map((f) => f.cleanup()));
-  fixtures = [];
-});
-
-async function fixture(): Promise<Fixture> {
-  const fx = await createFixture();
-  fixtures.push(fx);
-  return fx;
-}
+const fixture = temporaryFixtures();
 
 /** A registry with one valid version, chair@1.0.0 (mesh.glb, reference.png). */
 async function chair(spec: Partial<Parameters<Fixture['addVersion']>[0]> = {}): Promise<Fixture> {
