@@ -12,6 +12,7 @@ import { coldBuildFloorMs, measureColdBuildCpu, type ColdBuildCpu } from './cold
 import { memoryFolder } from './memory-folder.ts';
 import { folderSize, recordPageWeight, type PageWeight } from './page-weight.ts';
 import { formatLogProofs, measureLogProofs, type LogProofSize } from './log-proof-size.ts';
+import { measureProductionInstall, type ProductionInstall } from './production-install.ts';
 import { addSyntheticVersion, makeAssets, syntheticVersion, writeSyntheticRegistry } from './synthetic-registry.ts';
 import type { SearchIndexStats } from '../site/search/search-index.ts';
 import type { BuildPhases } from '../site/build/build-phases.ts';
@@ -34,6 +35,8 @@ export interface BenchOptions {
   log?: (line: string) => void;
   /** Entries of the synthetic log whose proof sizes are measured; default 100,000. */
   logEntries?: number;
+  /** Measure a production install of the project (`npm ci --omit=dev`, about a minute); default true. */
+  productionInstall?: boolean;
 }
 
 /** The figures for one registry size. */
@@ -91,6 +94,8 @@ export interface BenchResults {
   fileCreation: FileCreationRate;
   /** Proof sizes of a synthetic transparency log of `logEntries` entries (no site built). */
   log: LogProofSize;
+  /** `npm ci --omit=dev` of the project, in a folder of its own; null when not asked for. */
+  productionInstall: ProductionInstall | null;
   targets: TargetCheck[];
 }
 
@@ -319,6 +324,8 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
     log(`file creation: ${Math.round(fileCreation.perSecond)} files/s`);
     const logProofs = measureLogProofs(opts.logEntries ?? 100_000);
     log(formatLogProofs(logProofs)[0]!);
+    const productionInstall = opts.productionInstall === false ? null : await measureProductionInstall(REPO_ROOT);
+    if (productionInstall) log(`production install (npm ci --omit=dev): ${megabytes(productionInstall.diskBytes)} on disk, ${megabytes(productionInstall.bytes)} of files, ${productionInstall.packages} packages`);
     const cpu = cpus();
     return {
       date: new Date().toISOString(),
@@ -328,6 +335,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
       hashing,
       fileCreation,
       log: logProofs,
+      productionInstall,
       targets: judgeTargets(results, hashing),
     };
   } finally {
@@ -388,6 +396,7 @@ export function formatResults(r: BenchResults): string {
     `Hashing ${megabytes(h.bytes)}: ${rate(h.fileRate)} streamed from a file, ${rate(h.memoryRate)} with crypto in memory, ratio ${h.ratio.toFixed(2)}`,
     `File creation: ${Math.round(r.fileCreation.perSecond).toLocaleString('en-US')} files/s (${r.fileCreation.files.toLocaleString('en-US')} files of 14 KB, one at a time, each in a new folder)`,
     ...formatLogProofs(r.log),
+    ...(r.productionInstall ? [`Production install (npm ci --omit=dev): ${megabytes(r.productionInstall.diskBytes)} on disk, ${megabytes(r.productionInstall.bytes)} of files, ${r.productionInstall.packages} packages`] : []),
     '',
     'Phases of each build (s): cold / nothing changed / one version added',
     line(['versions', ...PHASES]),

