@@ -1,6 +1,6 @@
 /**
  * The size of a production install: `npm ci --omit=dev` from the project's package.json and lock file, in a folder of
- * its own, measured as `du` does (blocks on disk) and as the sum of file sizes.
+ * its own, measured by `du -sk` (blocks on disk, folders included) and as the sum of file sizes.
  */
 import { execFile } from 'node:child_process';
 import { copyFile, lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -12,7 +12,7 @@ const run = promisify(execFile);
 
 /** What a production install weighs. */
 export interface ProductionInstall {
-  /** Blocks on disk, as `du -s` counts them. */
+  /** Blocks on disk, as `du -sk` counts them. */
   diskBytes: number;
   /** The files' sizes added up. */
   bytes: number;
@@ -30,12 +30,11 @@ export async function measureProductionInstall(root: string): Promise<Production
     await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: folder, maxBuffer: 64 * 1024 * 1024 });
     const ms = performance.now() - started;
     const modules = join(folder, 'node_modules');
-    let diskBytes = 0;
+    const { stdout } = await run('du', ['-sk', modules]);
+    const diskBytes = Number.parseInt(stdout, 10) * 1024;
     let bytes = 0;
     for (const entry of await readdir(modules, { withFileTypes: true, recursive: true })) {
-      const info = await lstat(join(entry.parentPath, entry.name));
-      diskBytes += info.blocks * 512;
-      if (entry.isFile()) bytes += info.size;
+      if (entry.isFile()) bytes += (await lstat(join(entry.parentPath, entry.name))).size;
     }
     let packages = 0;
     for (const entry of await readdir(modules, { withFileTypes: true })) {

@@ -325,7 +325,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
     const logProofs = measureLogProofs(opts.logEntries ?? 100_000);
     log(formatLogProofs(logProofs)[0]!);
     const productionInstall = opts.productionInstall === false ? null : await measureProductionInstall(REPO_ROOT);
-    if (productionInstall) log(`production install (npm ci --omit=dev): ${megabytes(productionInstall.diskBytes)} on disk, ${megabytes(productionInstall.bytes)} of files, ${productionInstall.packages} packages`);
+    if (productionInstall) log(formatProductionInstall(productionInstall));
     const cpu = cpus();
     return {
       date: new Date().toISOString(),
@@ -341,6 +341,11 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
   } finally {
     if (!opts.keep && !opts.workDir) await rm(work, { recursive: true, force: true });
   }
+}
+
+/** The production install's line: MiB on disk as `du -sh` prints it, then MB (10^6 bytes). */
+function formatProductionInstall(p: ProductionInstall): string {
+  return `Production install (npm ci --omit=dev): ${(p.diskBytes / 2 ** 20).toFixed(0)} MiB on disk (${megabytes(p.diskBytes)}), ${megabytes(p.bytes)} of files, ${p.packages} packages`;
 }
 
 /** `12.3 s`. */
@@ -396,7 +401,7 @@ export function formatResults(r: BenchResults): string {
     `Hashing ${megabytes(h.bytes)}: ${rate(h.fileRate)} streamed from a file, ${rate(h.memoryRate)} with crypto in memory, ratio ${h.ratio.toFixed(2)}`,
     `File creation: ${Math.round(r.fileCreation.perSecond).toLocaleString('en-US')} files/s (${r.fileCreation.files.toLocaleString('en-US')} files of 14 KB, one at a time, each in a new folder)`,
     ...formatLogProofs(r.log),
-    ...(r.productionInstall ? [`Production install (npm ci --omit=dev): ${megabytes(r.productionInstall.diskBytes)} on disk, ${megabytes(r.productionInstall.bytes)} of files, ${r.productionInstall.packages} packages`] : []),
+    ...(r.productionInstall ? [formatProductionInstall(r.productionInstall)] : []),
     '',
     'Phases of each build (s): cold / nothing changed / one version added',
     line(['versions', ...PHASES]),
