@@ -1,8 +1,10 @@
 /**
- * `npm run check [-- --json] [-- --strict] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]`:
+ * `npm run check [-- --json] [-- --strict] [-- --deep] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]`:
  * validate the registry without building the site; with `--base`, also refuse any change to a version, the ledger or
  * the retractions as they are at `<git-ref>`; with `--require-signatures`, refuse a new version (every version, without
- * `--base`) that its publisher did not sign; with `--strict`, also refuse gltf-validator warnings.
+ * `--base`) that its publisher did not sign; with `--strict`, also refuse gltf-validator warnings. A Git LFS pointer is
+ * checked against its manifest without the content, and a blob in the store of `ASO_BLOB_STORE` by its size, unless
+ * `--deep` downloads and hashes it.
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -13,10 +15,11 @@ import { gltfValidationOptions } from '../src/registry/gltf-validation-threads.t
 import { checkAgainstBase, type BaseCheck } from '../src/registry/immutability.ts';
 import { checkRegistry, formatSummary, type CheckResult, type FileReport } from '../src/registry/load-registry.ts';
 import { formatProblem } from '../src/registry/registry-model.ts';
-import { registryDir } from '../src/registry/registry-dir.ts';
+import { cacheDir, registryDir } from '../src/registry/registry-dir.ts';
+import { openRegistryBlobs, type RegistryBlobs } from '../src/registry/registry-blobs.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
 
-const USAGE = 'usage: npm run check [-- --json] [-- --strict] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]';
+const USAGE = 'usage: npm run check [-- --json] [-- --strict] [-- --deep] [-- --registry <dir>] [-- --base <git-ref>] [-- --require-signatures]';
 
 /** What a run prints and its exit code. */
 export interface CheckOutput {
@@ -27,13 +30,14 @@ export interface CheckOutput {
 
 /** Runs the check for the given arguments and environment without exiting the process. */
 export async function runCheck(args: string[], env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Promise<CheckOutput> {
-  let values: { json?: boolean; strict?: boolean; registry?: string; base?: string; 'require-signatures'?: boolean; help?: boolean };
+  let values: { json?: boolean; strict?: boolean; deep?: boolean; registry?: string; base?: string; 'require-signatures'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args,
       options: {
         json: { type: 'boolean' },
         strict: { type: 'boolean' },
+        deep: { type: 'boolean' },
         registry: { type: 'string' },
         base: { type: 'string' },
         'require-signatures': { type: 'boolean' },
@@ -49,6 +53,7 @@ export async function runCheck(args: string[], env: Record<string, string | unde
   if (values.base !== undefined && values.base.trim() === '') return { code: 2, stdout: '', stderr: `--base needs a git ref, e.g. --base origin/main\n${USAGE}\n` };
   let result: CheckResult & { registry: string; registryUrl: string };
   let base: BaseCheck | undefined;
+  let blobs: RegistryBlobs | undefined;
   try {
     const root = values.registry ? registryDir({ ASO_REGISTRY_DIR: values.registry }, cwd) : registryDir(env, cwd);
     const url = registryUrl(env);
@@ -58,10 +63,14 @@ export async function runCheck(args: string[], env: Record<string, string | unde
     const atBase = base?.versionKeys;
     const mustSign = values['require-signatures'] ? (id: string, version: string) => !atBase?.has(`${id}@${version}`) : undefined;
     const gltfThreads = gltfValidationOptions(env);
-    result = { ...(await checkRegistry(root, { registryUrl: url, repoRoot: cwd, gltfThreads, ...(mustSign ? { mustSign } : {}) })), registry: root, registryUrl: url };
+    blobs = openRegistryBlobs(env, cacheDir(env, cwd));
+    const store = blobs ? { blobs, deep: values.deep ?? false } : {};
+    result = { ...(await checkRegistry(root, { registryUrl: url, repoRoot: cwd, gltfThreads, ...store, ...(mustSign ? { mustSign } : {}) })), registry: root, registryUrl: url };
   } catch (error) {
     const why = error instanceof GitError ? `--base ${values.base}: ${error.message}` : (error as Error).message;
     return { code: 2, stdout: '', stderr: `check failed: ${why}\n` };
+  } finally {
+    blobs?.close();
   }
   const strict = values.strict ? result.files.flatMap(strictProblem) : [];
   const problems = [...result.problems, ...(base?.problems.map(formatProblem) ?? []), ...strict];

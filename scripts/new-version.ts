@@ -6,7 +6,8 @@ import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatSummary } from '../src/registry/load-registry.ts';
-import { registryDir } from '../src/registry/registry-dir.ts';
+import { cacheDir, registryDir } from '../src/registry/registry-dir.ts';
+import { openRegistryBlobs, type RegistryBlobs } from '../src/registry/registry-blobs.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
 import { gitUserName } from '../src/publish/git-publish.ts';
 import { newVersion } from '../src/publish/new-version.ts';
@@ -70,7 +71,9 @@ export async function runNewVersion(args: string[], env: Record<string, string |
     close: () => {},
   };
   const root = v.registry ? registryDir({ ASO_REGISTRY_DIR: v.registry }, cwd) : registryDir(env, cwd);
+  let blobs: RegistryBlobs | undefined;
   try {
+    blobs = openRegistryBlobs(env, cacheDir(env, cwd));
     const publisher = v.publisher?.trim() || (await gitUserName(cwd)) || 'unknown';
     const result = await newVersion(
       {
@@ -87,7 +90,7 @@ export async function runNewVersion(args: string[], env: Record<string, string |
         source: v.source,
         publisher,
       },
-      { registryRoot: root, registryUrl: registryUrl(env), repoRoot: cwd },
+      { registryRoot: root, registryUrl: registryUrl(env), repoRoot: cwd, ...(blobs ? { blobs } : {}) },
       report,
     );
     const dir = relative(cwd, result.dir).split(sep).join('/');
@@ -95,9 +98,11 @@ export async function runNewVersion(args: string[], env: Record<string, string |
       const { check, ...rest } = result;
       return { code: check.ok ? 0 : 1, stdout: `${JSON.stringify({ ok: check.ok, ...rest, dir, check }, null, 2)}\n`, stderr: '' };
     }
+    const n = result.representations.length;
+    const written = blobs ? `; its ${n} file${n === 1 ? '' : 's'} in ${blobs.label}` : `, ${n} file${n === 1 ? '' : 's'}`;
     const out = [
       ...lines,
-      `wrote ${dir}/ (aso.object.json, publication.json, ${result.representations.length} files) and its ledger line`,
+      `wrote ${dir}/ (aso.object.json, publication.json${written}) and its ledger line`,
       `publication ${result.publicationId}, record hash ${result.recordHash}`,
       ...(result.check.ok ? [formatSummary(result.check.summary)] : []),
     ];
@@ -106,6 +111,8 @@ export async function runNewVersion(args: string[], env: Record<string, string |
   } catch (error) {
     if (error instanceof PublishError) return fail(error.exitCode === 2 ? 2 : 1, error.message);
     return fail(1, (error as Error).message);
+  } finally {
+    blobs?.close();
   }
 }
 

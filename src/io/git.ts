@@ -58,19 +58,22 @@ export interface TreeEntry {
   mode: string;
   type: string;
   oid: string;
+  /** The blob's size in bytes (-1 for a submodule's commit). */
+  size: number;
   /** Path relative to the repository's top folder, with `/`. */
   path: string;
 }
 
 /** Every blob under `paths` (relative to `top`) at `commit`. */
 export async function lsTree(top: string, commit: string, paths: string[]): Promise<TreeEntry[]> {
-  const out = (await git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit, '--', ...paths], top)).toString('utf8');
+  const out = (await git(['--literal-pathspecs', 'ls-tree', '-r', '-l', '-z', '--full-tree', commit, '--', ...paths], top)).toString('utf8');
   const entries: TreeEntry[] = [];
   for (const record of out.split('\0')) {
     if (!record) continue;
     const tab = record.indexOf('\t');
-    const [mode = '', type = '', oid = ''] = record.slice(0, tab).split(' ');
-    entries.push({ mode, type, oid, path: record.slice(tab + 1) });
+    // `-l` pads the size column with spaces.
+    const [mode = '', type = '', oid = '', size = '-'] = record.slice(0, tab).split(/ +/);
+    entries.push({ mode, type, oid, size: size === '-' ? -1 : Number(size), path: record.slice(tab + 1) });
   }
   return entries;
 }

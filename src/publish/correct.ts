@@ -9,9 +9,10 @@ import { planVersion, publishedVersions, readVersion } from './plan-version.ts';
 import { PublishError, usageError } from './publish-error.ts';
 import { publishVersion } from './publish-version.ts';
 import { createReporter, type SubmitIo } from './reporter.ts';
-import { checkMetadataFlags, publisherOf, publisherSigner, type Context, type SubmitResult } from './publish-context.ts';
+import { checkMetadataFlags, contextBlobs, publisherOf, publisherSigner, type Context, type SubmitResult } from './publish-context.ts';
 import { rfc3339, type VersionFile } from './version-draft.ts';
 import { REPRESENTATIONS_DIR } from '../registry/registry-files.ts';
+import { exists } from './write-version.ts';
 
 /** One entry of a source manifest's `provenance.outputs`, as far as a correction reads it. */
 interface Output {
@@ -50,8 +51,11 @@ export async function correct(ctx: Context, io: SubmitIo): Promise<SubmitResult>
     report.step(`read ${source.id}@${source.version} and verify its files`);
     const { manifest: old, publication: oldPublication, dir } = await readVersion(ctx.registryRoot, source.id, source.version);
     const outputs = Array.isArray(old.provenance?.outputs) ? (old.provenance.outputs as Output[]) : [];
+    const blobs = contextBlobs(ctx);
     const file = async (rep: Representation): Promise<VersionFile> => {
-      const path = join(dir, REPRESENTATIONS_DIR, `${rep.id}.${rep.format}`);
+      let path = join(dir, REPRESENTATIONS_DIR, `${rep.id}.${rep.format}`);
+      // A stored version keeps no files in the registry: its bytes come, verified, from the blob store.
+      if (blobs && !(await exists(path))) path = await blobs.local(rep).catch((e: Error) => Promise.reject(new PublishError(`${path}: ${e.message}`)));
       const bytes = new Uint8Array(await readFile(path).catch((e: Error) => Promise.reject(new PublishError(`${path}: cannot be read (${e.message})`))));
       const hash = await sriOf(bytes);
       if (hash !== rep.hash || bytes.length !== rep.byteLength) {
@@ -92,6 +96,7 @@ export async function correct(ctx: Context, io: SubmitIo): Promise<SubmitResult>
         ...(preview ? { preview } : {}),
       },
       {
+        ...(blobs ? { blobs } : {}),
         registryRoot: ctx.registryRoot,
         registryUrl: ctx.registryUrl,
         repoRoot: git?.top ?? options.cwd,

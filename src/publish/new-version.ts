@@ -14,6 +14,7 @@ import { publishVersion } from './publish-version.ts';
 import type { Reporter } from './reporter.ts';
 import { rfc3339, type VersionFile } from './version-draft.ts';
 import { exists, targetDir } from './write-version.ts';
+import type { RegistryBlobs } from '../registry/registry-blobs.ts';
 
 /** What the command is asked to publish. */
 export interface NewVersionRequest {
@@ -41,6 +42,8 @@ export interface NewVersionTarget {
   registryUrl: string;
   /** What problem paths are relative to. */
   repoRoot: string;
+  /** The blob store of `ASO_BLOB_STORE`, where the files go instead of `registry/`. */
+  blobs?: RegistryBlobs;
 }
 
 /** What was written, and the check of the whole registry afterwards. */
@@ -102,7 +105,8 @@ export async function newVersion(req: NewVersionRequest, target: NewVersionTarge
   if (await exists(dir)) throw new PublishError(`${req.id}@${req.version} exists already (${dir}); published versions never change: choose another --version`);
 
   report.step('check the registry as it is');
-  const before = await checkRegistry(target.registryRoot, { registryUrl: target.registryUrl, repoRoot: target.repoRoot });
+  const store = target.blobs ? { blobs: target.blobs } : {};
+  const before = await checkRegistry(target.registryRoot, { registryUrl: target.registryUrl, repoRoot: target.repoRoot, ...store });
   if (!before.ok) {
     throw new PublishError(`the registry does not pass npm run check now; fix it before adding a version:\n${before.problems.map((p) => `  ${p}`).join('\n')}`);
   }
@@ -131,7 +135,7 @@ export async function newVersion(req: NewVersionRequest, target: NewVersionTarge
   );
 
   report.step('check the registry with the new version');
-  const check = await checkRegistry(target.registryRoot, { registryUrl: target.registryUrl, repoRoot: target.repoRoot });
+  const check = await checkRegistry(target.registryRoot, { registryUrl: target.registryUrl, repoRoot: target.repoRoot, ...store });
   return {
     id: req.id,
     version: req.version,

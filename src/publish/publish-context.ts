@@ -1,4 +1,6 @@
 /** What every kind of publish shares: its resolved settings, its result, the publisher and the metadata flags. */
+import { openRegistryBlobs, type RegistryBlobs } from '../registry/registry-blobs.ts';
+import { cacheDir } from '../registry/registry-dir.ts';
 import type { SignerKey } from '../core/log/signed-note.ts';
 import { PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { gitUserName } from './git-publish.ts';
@@ -27,6 +29,14 @@ export interface Context {
   registryRoot: string;
   registryUrl: string;
   stateDir: string;
+}
+
+const openedBlobs = new WeakMap<Context, RegistryBlobs | undefined>();
+
+/** The blob store of `ASO_BLOB_STORE` for this publish, opened once, or undefined when the files go into `registry/`. */
+export function contextBlobs(ctx: Context): RegistryBlobs | undefined {
+  if (!openedBlobs.has(ctx)) openedBlobs.set(ctx, openRegistryBlobs(ctx.env, cacheDir(ctx.env, ctx.options.cwd)));
+  return openedBlobs.get(ctx);
 }
 
 /** The publisher's signing key, from `ASO_PUBLISHER_KEY` or `ASO_PUBLISHER_KEY_FILE`, or null when neither is set. */

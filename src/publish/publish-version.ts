@@ -8,6 +8,8 @@ import { AssetRejected, PublishError } from './publish-error.ts';
 import type { Reporter } from './reporter.ts';
 import { buildManifest, buildPublication, manifestBytes, type VersionDraft } from './version-draft.ts';
 import { checkStaged, stageVersion, writeVersion } from './write-version.ts';
+import { storeBlobs } from './store-blobs.ts';
+import type { RegistryBlobs } from '../registry/registry-blobs.ts';
 
 /** Where and how a version is published. */
 export interface PublishTarget {
@@ -24,6 +26,8 @@ export interface PublishTarget {
   message: (manifest: Manifest, publication: PublicationRecord) => string;
   /** Checked before anything is written: an aborted publish writes nothing. */
   signal?: AbortSignal;
+  /** The blob store of `ASO_BLOB_STORE`: the files go there, and the version folder keeps the manifest and record. */
+  blobs?: RegistryBlobs;
 }
 
 /** A published version. */
@@ -54,6 +58,10 @@ export async function publishVersion(draft: VersionDraft, target: PublishTarget,
     const problems = await checkStaged(staged, target.registryRoot, target.registryUrl, target.repoRoot);
     if (problems.length) throw new AssetRejected(`the new version does not pass the registry check:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     if (target.signal?.aborted) throw new PublishError('interrupted before the new version was written', undefined, 130);
+    if (target.blobs) {
+      const stored = await storeBlobs(staged.dir, manifest, target.blobs);
+      report.info(`${stored.uploaded} file${stored.uploaded === 1 ? '' : 's'} uploaded to ${target.blobs.label}${stored.present ? `, ${stored.present} there already` : ''}`);
+    }
 
     report.step(`write ${staged.id}@${staged.version} into the registry`);
     const written = await writeVersion(target.registryRoot, staged);

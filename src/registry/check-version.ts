@@ -1,4 +1,5 @@
 /** Reads and checks one version folder, `objects/<id>/versions/<version>/` (DESIGN §4, §10). */
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { GltfCheck } from '../core/format/gltf-rules.ts';
 import { representationUrl } from '../core/format/paths.ts';
@@ -6,6 +7,9 @@ import type { Manifest, PublicationRecord, Representation } from '../core/format
 import { manifestProblems } from '../core/format/validate-manifest.ts';
 import { activeContentProblems } from '../core/format/active-content.ts';
 import { foldedName } from '../core/format/folded-name.ts';
+import { LFS_POINTER_MAX_BYTES, parseLfsPointer, type LfsPointer } from '../core/format/lfs-pointer.ts';
+import { isSri, sriToHex } from '../core/format/sri.ts';
+import type { BlobRef, RegistryBlobs } from './registry-blobs.ts';
 import { publicationProblems } from './check-publication.ts';
 import { readRegistryJson } from './read-registry-json.ts';
 import { signatureProblems, type SignatureRules } from './check-signature.ts';
@@ -39,6 +43,15 @@ export interface VersionCheckContext {
   checkImageFile?: ImageFileChecker;
   /** The publishers' keys that a signed publication record is checked against; without them signatures are not checked. */
   signatures?: SignatureRules;
+  /** Where a representation missing from `representations/` is looked for (`ASO_BLOB_STORE`); without it, it is missing. */
+  blobs?: RegistryBlobs;
+  /**
+   * True when every file's content must be read (the build publishes it): a Git LFS pointer is then a problem and a
+   * stored blob is downloaded. Otherwise a pointer is checked against the manifest and a stored blob's size is asked.
+   */
+  needContent?: boolean;
+  /** Download and hash stored blobs even when the content is not needed (`check --deep`). */
+  deep?: boolean;
 }
 
 /** Validates a glTF file given its format and verified digest. */
@@ -53,7 +66,33 @@ export interface VersionCheck {
   version?: RegistryVersion;
   problems: Problem[];
   /** Files whose byte length and hash matched, and their bytes. */
-  verified: { files: number; bytes: number };
+  verified: Verified;
+}
+
+/** What the check vouches for: files read and hashed, and files checked without their content. */
+export interface Verified {
+  files: number;
+  bytes: number;
+  /** Git LFS pointers whose oid and size are the manifest's hash and byte length. */
+  byPointer: number;
+  /** Blobs in the store whose size is the manifest's byte length (their bytes not read). */
+  bySize: number;
+}
+
+/** Nothing verified yet. */
+export function noneVerified(): Verified {
+  return { files: 0, bytes: 0, byPointer: 0, bySize: 0 };
+}
+
+/** The manifest's hash and byte length of a representation, when both are well-formed. */
+function blobRef(rep: Declared['rep']): BlobRef | undefined {
+  return typeof rep.hash === 'string' && isSri(rep.hash) && typeof rep.byteLength === 'number' ? { hash: rep.hash, byteLength: rep.byteLength } : undefined;
+}
+
+/** The Git LFS pointer a file holds in place of the content the manifest declares, or null. */
+async function lfsPointerOf(rep: Declared['rep'], path: string, digest: FileDigest): Promise<LfsPointer | null> {
+  if (digest.byteLength >= LFS_POINTER_MAX_BYTES || (digest.hash === rep.hash && digest.byteLength === rep.byteLength)) return null;
+  return parseLfsPointer(digest.bytes ?? (await readFile(path)));
 }
 
 /** A representation (or the preview) as declared, whatever its other fields hold. */
@@ -64,6 +103,9 @@ interface Declared {
   /** `<id>.<format>`, or null when that is not a single file name. */
   name: string | null;
 }
+
+/** The problem of a Git LFS pointer where the content is needed. */
+export const LFS_PULL = 'is a Git LFS pointer, not the file\'s content: run `git lfs pull` to fetch the content, then build again';
 
 /** A problem message for a file that could not be read. */
 export function readError(error: unknown): string {
@@ -103,7 +145,7 @@ export async function checkVersion(
   ctx: VersionCheckContext,
 ): Promise<VersionCheck> {
   const problems: Problem[] = [];
-  const verified = { files: 0, bytes: 0 };
+  const verified = noneVerified();
   const manifestFile = join(dir, MANIFEST_FILE);
   const publicationFile = join(dir, PUBLICATION_FILE);
   const repsDir = join(dir, REPRESENTATIONS_DIR);
@@ -213,19 +255,41 @@ export async function checkVersion(
       return { gltf, image };
     };
     const checks = [...wanted.values()].map(async (d) => {
-      const path = join(repsDir, d.name!);
-      if (!found.has(d.name!)) return { status: 'missing' as const, d, path, refused: refusedNames.has(d.name!) };
+      // Problems name a stored file as the registry path it stands for.
+      const shown = join(repsDir, d.name!);
+      let path = shown;
+      let stored = false;
+      if (!found.has(d.name!)) {
+        const ref = blobRef(d.rep);
+        if (!ctx.blobs || !ref || refusedNames.has(d.name!)) return { status: 'missing' as const, d, path, refused: refusedNames.has(d.name!) };
+        const blobs = ctx.blobs;
+        if (!ctx.needContent && !ctx.deep) {
+          try {
+            return { status: 'sized' as const, d, path, url: blobs.url(ref), size: await ctx.files(() => blobs.size(ref)) };
+          } catch (error) {
+            return { status: 'store' as const, d, path, why: (error as Error).message };
+          }
+        }
+        try {
+          path = await ctx.files(() => blobs.local(ref));
+          stored = true;
+        } catch (error) {
+          return { status: 'store' as const, d, path, why: (error as Error).message };
+        }
+      }
       try {
         // A file whose bytes the hash kept (a small one) is checked outside the limit: its bytes are in memory already,
         // and gltf-validator may be working on another thread meanwhile. A large one is read again by its checks, within it.
         const read = await ctx.files(async () => {
           const digest = await ctx.hashFile(path);
-          return { digest, found: digest.bytes ? undefined : await content(d, path, digest) };
+          const pointer = stored ? null : await lfsPointerOf(d.rep, path, digest);
+          return { digest, pointer, found: digest.bytes || pointer ? undefined : await content(d, path, digest) };
         });
+        if (read.pointer) return { status: 'pointer' as const, d, path, pointer: read.pointer };
         const { gltf, image } = read.found ?? (await content(d, path, read.digest));
-        return { status: 'read' as const, d, path, digest: read.digest, gltf, image };
+        return { status: 'read' as const, d, path, shown, digest: read.digest, gltf, image };
       } catch (error) {
-        return { status: 'unreadable' as const, d, path, why: readError(error) };
+        return { status: 'unreadable' as const, d, path: shown, why: readError(error) };
       }
     });
     for (const r of await Promise.all(checks)) {
@@ -238,6 +302,25 @@ export async function checkVersion(
         at(r.path, r.why);
         continue;
       }
+      if (r.status === 'store') {
+        at(manifestFile, `the blob of ${file}: ${r.why}`, r.d.pointer);
+        continue;
+      }
+      if (r.status === 'sized') {
+        if (r.size === undefined) at(manifestFile, `declares ${file}, which is neither in ${REPRESENTATIONS_DIR}/ nor in the blob store: ${r.url} is missing`, r.d.pointer);
+        else if (r.size !== r.d.rep.byteLength) at(manifestFile, `byte length mismatch for ${file} in the blob store (${r.url}): expected ${r.d.rep.byteLength}, actual ${r.size}`, `${r.d.pointer}/byteLength`);
+        else verified.bySize++;
+        continue;
+      }
+      if (r.status === 'pointer') {
+        const { oid, size } = r.pointer;
+        const hex = typeof r.d.rep.hash === 'string' && isSri(r.d.rep.hash) ? sriToHex(r.d.rep.hash) : undefined;
+        if (ctx.needContent) at(r.path, LFS_PULL);
+        else if (oid !== hex || size !== r.d.rep.byteLength) {
+          at(r.path, `is a Git LFS pointer to other content than ${MANIFEST_FILE} declares: the pointer says sha256:${oid}, ${size} bytes; the manifest says sha256:${hex ?? '?'}, ${String(r.d.rep.byteLength)} bytes`);
+        } else verified.byPointer++;
+        continue;
+      }
       let ok = true;
       if (typeof r.d.rep.byteLength === 'number' && r.d.rep.byteLength !== r.digest.byteLength) {
         ok = false;
@@ -248,9 +331,9 @@ export async function checkVersion(
         at(manifestFile, `hash mismatch for ${file}: expected ${r.d.rep.hash}, actual ${r.digest.hash}`, `${r.d.pointer}/hash`);
       }
       const findings = r.gltf?.findings ?? [];
-      for (const f of findings) at(r.path, f.message, f.pointer);
+      for (const f of findings) at(r.shown, f.message, f.pointer);
       const imageProblem = r.image?.problem;
-      if (imageProblem) at(r.path, imageProblem);
+      if (imageProblem) at(r.shown, imageProblem);
       if (ok && findings.length === 0 && !imageProblem) {
         verified.files++;
         verified.bytes += r.digest.byteLength;

@@ -1,6 +1,6 @@
 /**
  * `npm run check -- --base <ref>`: every version folder that exists at `<ref>` must be byte-identical in the working
- * tree, the ledger and the retractions at `<ref>` must be prefixes of the files now, and so must each publisher key
+ * tree (a file and its Git LFS pointer count as the same), the ledger and the retractions at `<ref>` must be prefixes of the files now, and so must each publisher key
  * file, whose new keys need an endorsement (publisher-keys-since-base.ts). Uses real git.
  */
 import { createHash } from 'node:crypto';
@@ -17,6 +17,7 @@ import type { Problem } from './registry-model.ts';
 import { readOptionalText } from '../io/read-optional-text.ts';
 import { PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
 import { publisherKeyProblems } from './publisher-keys-since-base.ts';
+import { sameThroughLfs } from './same-through-lfs.ts';
 
 /** Options of {@link checkAgainstBase}. */
 export interface BaseCheckOptions {
@@ -102,8 +103,8 @@ export async function checkAgainstBase(registryRoot: string, ref: string, opts: 
       const current = now.get(name);
       if (current === undefined) return { path, message: `removed since ${ref}; ${key} ${NEVER_CHANGES}` };
       if (current !== 'file' || !entry.mode.startsWith('100')) return { path, message: `changed since ${ref} (it is no longer the same kind of file); ${key} ${NEVER_CHANGES}` };
-      const oid = await limit(() => blobId(path, entry.oid.length === 64 ? 'sha256' : 'sha1'));
-      return oid === entry.oid ? null : { path, message: `changed since ${ref}; ${key} ${NEVER_CHANGES}` };
+      const same = await limit(async () => (await blobId(path, entry.oid.length === 64 ? 'sha256' : 'sha1')) === entry.oid || (await sameThroughLfs(top, entry, path)));
+      return same ? null : { path, message: `changed since ${ref}; ${key} ${NEVER_CHANGES}` };
     });
     for (const r of await Promise.all(checks)) if (r) found.push(r);
     for (const name of now.keys()) {

@@ -13,7 +13,7 @@ import { RETRACTIONS_FILE, type Retracted } from '../core/log/retractions.ts';
 import type { World } from '../core/format/types.ts';
 import { sortHistory } from '../core/format/version.ts';
 import { caseCollisions } from '../core/format/folded-name.ts';
-import { checkVersion, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
+import { checkVersion, noneVerified, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { withGltfValidation, type GltfValidationOptions } from './gltf-validation-threads.ts';
 import { hashSmallFileWhole, type FileHasher } from '../io/hash-file.ts';
@@ -25,6 +25,7 @@ import { checkRetractionsFile } from './check-retractions-file.ts';
 import { readRegistryKeys, type RegistryKeys } from './registry-keys.ts';
 import { LOG_KEY_FILE } from './registry-files.ts';
 import { PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
+import type { RegistryBlobs } from './registry-blobs.ts';
 
 export interface LoadOptions {
   /** The origin the registry is published at, e.g. `registryUrl()` from registry-url.ts. */
@@ -45,6 +46,12 @@ export interface LoadOptions {
   checkImageFile?: ImageFileChecker;
   /** True for a version that must carry a publisher signature (`check --require-signatures`); default none. */
   mustSign?: (id: string, version: string) => boolean;
+  /** The blob store of `ASO_BLOB_STORE`, where representations missing from `representations/` are looked for. */
+  blobs?: RegistryBlobs;
+  /** Every file's content must be read (the build): no Git LFS pointer, stored blobs downloaded; default false. */
+  needContent?: boolean;
+  /** Download and hash stored blobs even when the content is not needed (`check --deep`); default false. */
+  deep?: boolean;
 }
 
 /** What the check says about one file beyond its problems: which runtimes can load it and, for glTF, what it holds. */
@@ -103,7 +110,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const report = (found: readonly Problem[]): void => {
     for (const p of found) problems.push(p);
   };
-  const stats: Stats = { objects: 0, versions: 0, files: 0, bytes: 0 };
+  const stats: Stats = { objects: 0, versions: 0, files: 0, bytes: 0, byPointer: 0, bySize: 0 };
   const registry: Registry = { root: rootDir, registryUrl: opts.registryUrl, objects: [], worlds: [], stats };
   const retracted = new Map<string, Retracted>();
   let ledger: LedgerState | null = null;
@@ -118,7 +125,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   const concurrency = opts.concurrency ?? availableParallelism();
   const files = pLimit(Math.max(1, concurrency));
   const folders = pLimit(Math.max(8, concurrency * 2));
-  const ctx: VersionCheckContext = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? hashSmallFileWhole, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}), ...(opts.checkImageFile ? { checkImageFile: opts.checkImageFile } : {}) };
+  const ctx: VersionCheckContext = { registryUrl: opts.registryUrl, rel, files, hashFile: opts.hashFile ?? hashSmallFileWhole, validateGltf: opts.validateGltf ?? true, ...(opts.validateGltfFile ? { validateGltfFile: opts.validateGltfFile } : {}), ...(opts.checkImageFile ? { checkImageFile: opts.checkImageFile } : {}), ...(opts.blobs ? { blobs: opts.blobs } : {}), needContent: opts.needContent ?? false, deep: opts.deep ?? false };
 
   let objectsDir: string | undefined;
   let worldsDir: string | undefined;
@@ -152,7 +159,7 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
   // Start every check at once (the limits keep the pace), then take the results in tree order.
   const checks = found.map((v) =>
     folders(() => checkVersion(v.dir, v, ctx)).catch(
-      (error: unknown): VersionCheck => ({ problems: [{ file: rel(v.dir), message: readError(error) }], verified: { files: 0, bytes: 0 } }),
+      (error: unknown): VersionCheck => ({ problems: [{ file: rel(v.dir), message: readError(error) }], verified: noneVerified() }),
     ),
   );
   const byObject = new Map<string, RegistryVersion[]>();
@@ -165,6 +172,8 @@ export async function loadRegistry(root: string, opts: LoadOptions): Promise<Loa
       report(result.problems);
       stats.files += result.verified.files;
       stats.bytes += result.verified.bytes;
+      stats.byPointer += result.verified.byPointer;
+      stats.bySize += result.verified.bySize;
       published.push({ id: v.id, version: v.version, ...(result.version ? { publication: result.version.publication } : {}) });
       if (!result.version) continue;
       const list = byObject.get(v.id) ?? [];
@@ -277,10 +286,15 @@ export async function checkRegistry(root: string, opts: LoadOptions): Promise<Ch
   };
 }
 
-/** `registry OK: 5 objects, 8 versions, 21 files, 1,234,567 bytes verified`. */
+/**
+ * `registry OK: 5 objects, 8 versions, 21 files, 1,234,567 bytes verified`, and what was checked without its content:
+ * `; 3 files by their Git LFS pointers` and `; 2 files by their size in the blob store (--deep hashes them)`.
+ */
 export function formatSummary(summary: Stats): string {
   const n = (count: number, word: string): string => `${formatCount(count)} ${word}${count === 1 ? '' : 's'}`;
-  return `registry OK: ${n(summary.objects, 'object')}, ${n(summary.versions, 'version')}, ${n(summary.files, 'file')}, ${n(summary.bytes, 'byte')} verified`;
+  const pointers = summary.byPointer ? `; ${n(summary.byPointer, 'file')} by ${summary.byPointer === 1 ? 'its Git LFS pointer' : 'their Git LFS pointers'}, without the content` : '';
+  const sized = summary.bySize ? `; ${n(summary.bySize, 'file')} by ${summary.bySize === 1 ? 'its' : 'their'} size in the blob store (--deep downloads and hashes them)` : '';
+  return `registry OK: ${n(summary.objects, 'object')}, ${n(summary.versions, 'version')}, ${n(summary.files, 'file')}, ${n(summary.bytes, 'byte')} verified${pointers}${sized}`;
 }
 
 /** The report of every glTF file and every file that no runtime can load. */

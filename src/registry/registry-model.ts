@@ -43,7 +43,8 @@ export interface Registry {
   registryUrl: string;
   objects: RegistryObject[];
   worlds: World[];
-  stats: { objects: number; versions: number; files: number; bytes: number };
+  /** Files read and verified, and files checked without their content (by Git LFS pointer, by size in the blob store). */
+  stats: { objects: number; versions: number; files: number; bytes: number; byPointer: number; bySize: number };
 }
 
 /** One problem: the file (relative to the repository), a JSON pointer when there is one, and what is wrong. */

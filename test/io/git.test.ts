@@ -96,11 +96,12 @@ describe('git primitives on a real repository', () => {
   });
 
   describe('lsTree', () => {
-    it('lists every blob under a path at a commit, with mode, type, id and full path', async () => {
+    it('lists every blob under a path at a commit, with mode, type, id, size and full path', async () => {
       const entries = await lsTree(top, first, ['registry']);
+      const size = async (path: string) => Number(await sh('cat-file', '-s', `${first}:${path}`));
       expect(entries).toEqual([
-        { mode: '100644', type: 'blob', oid: await sh('rev-parse', `${first}:registry/ledger.jsonl`), path: 'registry/ledger.jsonl' },
-        { mode: '100644', type: 'blob', oid: await sh('rev-parse', `${first}:registry/objects/chair/mesh.glb`), path: 'registry/objects/chair/mesh.glb' },
+        { mode: '100644', type: 'blob', oid: await sh('rev-parse', `${first}:registry/ledger.jsonl`), size: await size('registry/ledger.jsonl'), path: 'registry/ledger.jsonl' },
+        { mode: '100644', type: 'blob', oid: await sh('rev-parse', `${first}:registry/objects/chair/mesh.glb`), size: await size('registry/objects/chair/mesh.glb'), path: 'registry/objects/chair/mesh.glb' },
       ]);
     });
 

@@ -80,7 +80,7 @@ describe('loadRegistry: a valid registry', () => {
     const glb = (await glbFile()).bytes.length;
     const png = (await pngFile()).bytes.length;
     const bytes = 3 * glb + 4 * png + tinyGltf().length;
-    expect(registry.stats).toEqual({ objects: 2, versions: 4, files: 8, bytes });
+    expect(registry.stats).toEqual({ objects: 2, versions: 4, files: 8, bytes, byPointer: 0, bySize: 0 });
   });
 
   it('accepts build metadata in a version folder', async () => {
@@ -91,7 +91,7 @@ describe('loadRegistry: a valid registry', () => {
   it('accepts a registry without worlds and an empty objects folder', async () => {
     const fx = await fixture();
     const result = await checkRegistry(fx.root, { registryUrl: REGISTRY_URL });
-    expect(result).toEqual({ ok: true, problems: [], summary: { objects: 0, versions: 0, files: 0, bytes: 0 }, files: [] });
+    expect(result).toEqual({ ok: true, problems: [], summary: { objects: 0, versions: 0, files: 0, bytes: 0, byPointer: 0, bySize: 0 }, files: [] });
   });
 
   it('gives the same result hashing one file at a time', async () => {
@@ -123,10 +123,13 @@ describe('loadRegistry: a valid registry', () => {
   });
 
   it('sums a check up in one line', async () => {
-    expect(formatSummary({ objects: 5, versions: 8, files: 21, bytes: 1234567 })).toBe(
+    expect(formatSummary({ objects: 5, versions: 8, files: 21, bytes: 1234567, byPointer: 0, bySize: 0 })).toBe(
       'registry OK: 5 objects, 8 versions, 21 files, 1,234,567 bytes verified',
     );
-    expect(formatSummary({ objects: 1, versions: 1, files: 1, bytes: 1 })).toBe('registry OK: 1 object, 1 version, 1 file, 1 byte verified');
+    expect(formatSummary({ objects: 1, versions: 1, files: 1, bytes: 1, byPointer: 0, bySize: 0 })).toBe('registry OK: 1 object, 1 version, 1 file, 1 byte verified');
+    expect(formatSummary({ objects: 2, versions: 3, files: 1, bytes: 10, byPointer: 4, bySize: 1 })).toBe(
+      'registry OK: 2 objects, 3 versions, 1 file, 10 bytes verified; 4 files by their Git LFS pointers, without the content; 1 file by its size in the blob store (--deep downloads and hashes them)',
+    );
   });
 });
 
@@ -322,7 +325,7 @@ describe('loadRegistry: representation files', () => {
     const fx = await chair({ files: [gltfFile('mesh', tinyGltf('mesh.bin')), await pngFile()] });
     const result = await checkRegistry(fx.root, { registryUrl: REGISTRY_URL });
     expect(result.ok).toBe(false);
-    expect(result.summary).toEqual({ objects: 1, versions: 1, files: 1, bytes: (await pngFile()).bytes.length });
+    expect(result.summary).toEqual({ objects: 1, versions: 1, files: 1, bytes: (await pngFile()).bytes.length, byPointer: 0, bySize: 0 });
   });
 });
 

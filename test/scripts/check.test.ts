@@ -69,7 +69,7 @@ describe('npm run check', () => {
     expect(JSON.parse(ok.stdout)).toEqual({
       ok: true,
       registryUrl: REGISTRY_URL,
-      summary: { objects: 2, versions: 3, files: 6, bytes: expect.any(Number) },
+      summary: { objects: 2, versions: 3, files: 6, bytes: expect.any(Number), byPointer: 0, bySize: 0 },
       files: expect.any(Array),
       problems: [],
     });
@@ -78,7 +78,7 @@ describe('npm run check', () => {
     expect(JSON.parse(failed.stdout)).toEqual({
       ok: false,
       registryUrl: REGISTRY_URL,
-      summary: { objects: 1, versions: 1, files: 1, bytes: expect.any(Number) },
+      summary: { objects: 1, versions: 1, files: 1, bytes: expect.any(Number), byPointer: 0, bySize: 0 },
       files: expect.any(Array),
       problems: badLines(),
     });
@@ -112,7 +112,7 @@ describe('npm run check', () => {
     const unknown = await runCheck(['--fast'], env, good.repo);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--fast'");
-    expect(unknown.stderr).toContain('usage: npm run check [-- --json] [-- --strict] [-- --registry <dir>]');
+    expect(unknown.stderr).toContain('usage: npm run check [-- --json] [-- --strict] [-- --deep] [-- --registry <dir>]');
     expect(await runCheck([], { REGISTRY_URL: 'ftp://x.test' }, good.repo)).toEqual({
       code: 2,
       stdout: '',

@@ -12,6 +12,7 @@ import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../../io/signer-key.ts';
 import { threadSetting, threadsFor } from '../../io/worker-pool.ts';
 import { gltfValidationOptions } from '../../registry/gltf-validation-threads.ts';
 import type { RegistryKeys } from '../../registry/registry-keys.ts';
+import { openRegistryBlobs } from '../../registry/registry-blobs.ts';
 import { loadRegistryKeys } from '../../registry/registry-keys.ts';
 import { planBuild, type BuildPlan } from './build-plan.ts';
 import { PhaseClock, recordBuildPhases, type BuildPhases } from './build-phases.ts';
@@ -73,9 +74,12 @@ export async function buildSite(opts: BuildOptions): Promise<BuildPhases> {
   const renderer = rendererBundle(opts.root, opts.registryUrl);
   renderer.catch(() => {}); // awaited below; a problem of the registry is reported first
 
-  const site = await clock.time('check', () =>
-    checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: shardPages, gltfThreads }),
-  );
+  const blobs = openRegistryBlobs(env, opts.cacheDir);
+  const site = await clock
+    .time('check', () =>
+      checkSite({ registryRoot: opts.registryRoot, registryUrl: opts.registryUrl, cacheDir: opts.cacheDir, warn, searchShardPages: shardPages, gltfThreads, ...(blobs ? { blobs } : {}) }),
+    )
+    .finally(() => blobs?.close());
   const { data } = site;
   info(`${data.objects.reduce((n, o) => n + o.versions.length, 0)} versions of ${data.objects.length} objects checked`);
   const validated = site.validatedOnThreads;

@@ -16,8 +16,8 @@ interface Copy {
   path: string;
 }
 
-/** The published files of one version: its manifest and each representation and preview file once. */
-function* versionCopies(registryRoot: string, manifest: Manifest): Generator<Copy> {
+/** The published files of one version: its manifest and each representation and preview file once (from the blob store's verified copy when stored). */
+function* versionCopies(registryRoot: string, manifest: Manifest, stored: ReadonlyMap<string, string> | undefined): Generator<Copy> {
   const { id, version } = manifest;
   yield { from: join(registryRoot, ...versionDir(id, version).split('/'), MANIFEST_FILE), path: manifestPath(id, version) };
   const paths = new Set<string>();
@@ -26,14 +26,14 @@ function* versionCopies(registryRoot: string, manifest: Manifest): Generator<Cop
     const path = representationPath(id, version, rep.id, rep.format);
     if (paths.has(path)) continue; // the preview may be one of the representations
     paths.add(path);
-    yield { from: join(registryRoot, ...path.split('/')), path };
+    yield { from: stored?.get(path) ?? join(registryRoot, ...path.split('/')), path };
   }
 }
 
 /** The copies of the published files, made as they are asked for, so that memory never holds all of them at once. */
 function* publishedCopies(data: SiteData): Generator<Copy> {
   for (const object of data.objects) {
-    for (const { manifest } of object.versions) yield* versionCopies(data.registryRoot, manifest);
+    for (const { manifest } of object.versions) yield* versionCopies(data.registryRoot, manifest, data.storedFiles);
   }
 }
 

@@ -5,6 +5,10 @@
  * runs the two steps as phases of its own; `astro dev` loads it all on its first request.
  */
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { representationPath } from '../../core/format/paths.ts';
+import { LFS_PULL } from '../../registry/check-version.ts';
+import type { RegistryBlobs } from '../../registry/registry-blobs.ts';
 import pMap from 'p-map';
 import { groupObjects, newestFirst, tagIndex, tagSlugs } from '../../core/documents/catalog.ts';
 import type { World } from '../../core/format/types.ts';
@@ -40,6 +44,8 @@ export interface SiteSource {
   searchShardPages?: number;
   /** The threads gltf-validator runs on; default those of `ASO_VALIDATION_THREADS` (gltf-validation-threads.ts). */
   gltfThreads?: GltfValidationOptions;
+  /** The blob store of `ASO_BLOB_STORE`, for representations kept outside `registry/`. */
+  blobs?: RegistryBlobs;
 }
 
 /** Thumbnails made at once: sharp works on its own threads, so a few more than the cores keep them busy. */
@@ -70,10 +76,18 @@ export async function checkSite(source: SiteSource): Promise<CheckedSite> {
       hashFile: checks.hashFile,
       validateGltfFile: checks.validateGltf,
       checkImageFile: checks.checkImage,
+      // The site publishes every byte: a Git LFS pointer stops the build, a stored blob is downloaded and verified.
+      needContent: true,
+      ...(source.blobs ? { blobs: source.blobs } : {}),
     });
     await checks.save();
     return { loaded, validatedOnThreads: validation.onThreads() };
   });
+  const pointers = loaded.problems.filter((p) => p.message === LFS_PULL);
+  if (pointers.length) {
+    const more = pointers.length > 1 ? ` (and ${pointers.length - 1} more file${pointers.length === 2 ? '' : 's'})` : '';
+    throw new Error(`${pointers[0]!.file}${more}: ${LFS_PULL}`);
+  }
   if (loaded.problems.length) throw new RegistryProblemsError(loaded.problems.map(formatProblem));
   const { registry, retracted, keys, ledger } = loaded;
   const versions = registry.objects
@@ -97,8 +111,21 @@ export async function checkSite(source: SiteSource): Promise<CheckedSite> {
   const log = await readSiteLog(source.registryRoot, source.registryUrl, keys.logKey);
   const searchShards = searchShardCount(objects, source.searchShardPages ?? SEARCH_SHARD_PAGES);
   const checkpoint = ledger && { size: ledger.size, head: ledger.head };
-  const data: SiteData = { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, ledger: checkpoint, keys, thumbnailFiles: new Map(), searchShards };
+  const storedFiles = storedFileSources(registry.objects.flatMap((o) => o.versions), source.registryRoot);
+  const data: SiteData = { registryUrl: source.registryUrl, registryRoot: source.registryRoot, objects, catalog, worlds, tags, log, ledger: checkpoint, keys, thumbnailFiles: new Map(), searchShards, ...(storedFiles.size ? { storedFiles } : {}) };
   return { data, versions, validatedOnThreads };
+}
+
+/** The site path and local copy of every file whose bytes are not at its place in `registry/` (those from the blob store). */
+function storedFileSources(versions: RegistryVersion[], registryRoot: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const v of versions) {
+    for (const f of v.files) {
+      const path = representationPath(v.id, v.version, f.rep.id, f.rep.format);
+      if (resolve(f.path) !== resolve(registryRoot, ...path.split('/'))) out.set(path, f.path);
+    }
+  }
+  return out;
 }
 
 /**

@@ -26,9 +26,10 @@ export function provideSiteData(data: SiteData): void {
 /** The data of this build: what the build provided, else the registry of the environment loaded once (`astro dev`). */
 export function siteData(): Promise<SiteData> {
   const g = globalThis as WithSiteData;
-  g[SITE_DATA] ??= import('./load-site.ts').then(({ loadSite }) =>
-    loadSite({ registryRoot: registryDir(), registryUrl: registryUrl(), cacheDir: cacheDir(), warn: (m) => console.warn(m) }),
-  );
+  g[SITE_DATA] ??= Promise.all([import('./load-site.ts'), import('../../registry/registry-blobs.ts')]).then(([{ loadSite }, { openRegistryBlobs }]) => {
+    const blobs = openRegistryBlobs(process.env, cacheDir());
+    return loadSite({ registryRoot: registryDir(), registryUrl: registryUrl(), cacheDir: cacheDir(), warn: (m) => console.warn(m), ...(blobs ? { blobs } : {}) });
+  });
   return g[SITE_DATA];
 }
 

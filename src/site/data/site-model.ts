@@ -32,6 +32,8 @@ export interface SiteData {
   keys: RegistryKeys;
   /** Every thumbnail of the site: its site path and the cached file it is copied from. */
   thumbnailFiles: Map<string, string>;
+  /** The published files whose bytes came from the blob store: their site path and the verified local copy. */
+  storedFiles?: Map<string, string>;
   /** Shards of the search index (see search-shards.ts). */
   searchShards: number;
 }
