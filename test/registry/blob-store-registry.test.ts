@@ -4,8 +4,10 @@
  * them, the build publishes them verified, and a missing or replaced blob is an error naming the version, the
  * representation and the key.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import { S3Objects } from '../../src/io/s3-objects.ts';
 import { buildSite, repoRoot } from '../support/build-site.ts';
 import { startS3Server, type S3Server } from '../support/s3-server.ts';
 
+const run = promisify(execFile);
 const ORIGIN = 'https://registry.example.org';
 const SAMPLE = join(repoRoot, 'registry', 'objects', 'oak-chair', 'versions', '1.0.0', 'representations');
 const VERSION = 'registry/objects/oak-stool/versions/1.0.0';
@@ -81,6 +84,26 @@ describe('representations in a blob store', () => {
     expect(JSON.parse((await runCheck(['--json', '--deep'], env, repo)).stdout).summary.bySize).toBe(0);
   });
 
+  it('check --base treats a stored version as any published one', async () => {
+    const git = (...args: string[]) => run('git', args, { cwd: repo, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+    await git('init', '-q', '-b', 'main');
+    await git('add', '-A');
+    await git('-c', 'user.name=Blob Test', '-c', 'user.email=blob@registry.test', '-c', 'commit.gpgsign=false', 'commit', '-q', '-m', 'registry');
+    const out = await runCheck(['--base', 'HEAD'], env, repo);
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toMatch(/unchanged since HEAD \([0-9a-f]{12}\): 10 published versions/);
+    const manifest = join(repo, VERSION, 'aso.object.json');
+    const before = await readFile(manifest);
+    await writeFile(manifest, Buffer.concat([before, Buffer.from(' ')]));
+    try {
+      const changed = await runCheck(['--base', 'HEAD'], env, repo);
+      expect(changed.code).toBe(1);
+      expect(changed.stderr).toContain(`${VERSION}/aso.object.json: file: changed since HEAD; oak-stool@1.0.0 is published and never changes`);
+    } finally {
+      await writeFile(manifest, before);
+    }
+  });
+
   it('without the store, the files are missing', async () => {
     const out = await runCheck([], { ...env, ASO_BLOB_STORE: '' }, repo);
     expect(out.code).toBe(1);
@@ -113,7 +136,7 @@ describe('representations in a blob store', () => {
     const mesh = bytes.get('mesh.glb')!;
     const key = `${store}/sha256/${hexOf(mesh)}`;
     const other = Buffer.from(mesh);
-    other[other.length - 1] ^= 0xff;
+    other[other.length - 1] = other[other.length - 1]! ^ 0xff;
     await objects.write(hexOf(mesh), other);
     const sized = await runCheck([], env, repo);
     expect(sized.code).toBe(0);
