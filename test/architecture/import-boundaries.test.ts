@@ -1,6 +1,6 @@
 /** ARCHITECTURE.md's map, enforced: every import of every file under src/ is one its folder may make. */
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/build-site.ts';
 import { importsOf, RULES, sourceImports, violations } from './import-rules.ts';
@@ -12,6 +12,15 @@ describe('import boundaries', () => {
     const imports = await sourceImports(SRC);
     expect(imports.length).toBeGreaterThan(500);
     expect(violations(imports)).toEqual([]);
+  });
+
+  it('mcp/ reaches the SDK only through its public entry, and no other folder imports mcp/', async () => {
+    // Where a relative import leads, from src/; '' for a package.
+    const resolved = (await sourceImports(SRC)).map((i) => ({ ...i, to: i.specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(i.file), i.specifier)) : '' }));
+    const intoSdk = resolved.filter((i) => i.file.startsWith('mcp/') && i.to.startsWith('sdk/'));
+    expect(intoSdk.length).toBeGreaterThan(0);
+    expect(intoSdk.filter((i) => i.to !== 'sdk/index.ts').map((i) => `${i.file}: ${i.specifier}`)).toEqual([]);
+    expect(resolved.filter((i) => !i.file.startsWith('mcp/') && i.to.startsWith('mcp/')).map((i) => `${i.file}: ${i.specifier}`)).toEqual([]);
   });
 
   it('every top folder of src/ and every subfolder of core/ and site/ has a rule, and ARCHITECTURE.md describes each one', async () => {

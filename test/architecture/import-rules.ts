@@ -35,6 +35,7 @@ export const RULES: Readonly<Record<string, FolderRule>> = {
   sdk: { folders: ['core'], packages: ['semver'] },
   viewer: { folders: ['core'], packages: ['@google/model-viewer', 'gltf-validator', 'hash-wasm', 'three'] },
   bench: { folders: ['core', 'io', 'registry', 'publish', 'site', 'jobs', 'sdk', 'viewer'], packages: '*' },
+  mcp: { folders: ['core', 'io', 'sdk'], packages: '*' },
 };
 
 /** One import of one file. */

@@ -22,6 +22,7 @@ import type { VersionLog } from '../log/version-log.ts';
 import { publisherKeysPath } from '../log/publication-signature.ts';
 import { isPrerelease } from '../format/version.ts';
 import { API_PAGE_SIZE, pageAt } from './paging.ts';
+import { mcpAccess } from './mcp-access.ts';
 
 /** One published version as the documents need it. */
 export interface VersionRecord {
@@ -210,6 +211,7 @@ export function agentDocument(registryUrl: string, object: ObjectRecord, v: Vers
     verification: VERIFICATION_TEXT,
     retracted: v.retracted ?? null,
     log: v.log ?? null,
+    mcp: mcpAccess(registryUrl),
   };
 }
 

@@ -4,6 +4,7 @@ import type { RuntimeReport } from '../format/compatibility.ts';
 import type { GltfInventory } from '../format/gltf-inventory.ts';
 import type { Retracted } from '../log/retractions.ts';
 import type { VersionLog } from '../log/version-log.ts';
+import type { McpAccess } from './mcp-access.ts';
 
 export type { VersionLog };
 
@@ -166,6 +167,8 @@ export interface AgentDocument {
   retracted?: ApiRetraction | null;
   /** The version's inclusion proof in the transparency log; null when the registry keeps no ledger. */
   log?: VersionLog | null;
+  /** How an agent reaches the registry's MCP server. */
+  mcp: McpAccess;
 }
 
 ;

@@ -182,6 +182,11 @@ describe('agentDocument', () => {
       latestVersion: '1.1.0',
       sdkBaseUrl: `${REGISTRY}/api/v1`,
       retracted: null,
+      mcp: {
+        command: `npm run --silent mcp -- --site ${REGISTRY}`,
+        http: `npm run mcp -- --site ${REGISTRY} --http --port <N>, then http://127.0.0.1:<N>/mcp`,
+        tools: ['search_objects', 'get_object', 'list_versions', 'verify_object', 'compare_versions', 'get_world'],
+      },
     });
     expect(doc.verification).toMatch(/byteLength.*hash.*recordHash/);
     expect(doc.representations.map((r) => r.id)).toEqual(['mesh']);

@@ -36,6 +36,16 @@ describe('llmsTxt', () => {
     ]);
   });
 
+  it('says how an agent reaches the MCP server over this site, before the sections', () => {
+    const text = llmsTxt('https://registry.test/', objects);
+    const line = text.split('\n').find((l) => l.startsWith('An MCP server'));
+    expect(line).toBe(
+      'An MCP server over this site gives agents tools that find, read and verify objects (search_objects, get_object, list_versions, verify_object, compare_versions, get_world): ' +
+        "run `npm run --silent mcp -- --site https://registry.test` in a checkout of the registry's source (stdio; add `--http --port <N>` for Streamable HTTP on loopback).",
+    );
+    expect(text.indexOf(line!)).toBeLessThan(text.indexOf('## API'));
+  });
+
   it('percent-encodes build metadata in links', () => {
     const text = llmsTxt('https://registry.test', groupObjects([record('chair', '1.0.0+build.1')]));
     expect(text).toContain('(https://registry.test/objects/chair/versions/1.0.0+build.1/)');
