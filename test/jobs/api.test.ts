@@ -41,11 +41,20 @@ describe.each(BACKENDS)('the job API over HTTP (%s)', (backend) => {
     await svc.stop();
   });
 
-  it('GET /v1/models lists the catalog of five', async () => {
+  it('GET /v1/models lists the catalog of five, and says they are image heuristics, not learned models', async () => {
     const response = await fetch(`${svc.url}/v1/models`, authed(svc.key));
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { data: Array<{ id: string; version: string; output: { format: string; media_type: string } }> };
+    const body = (await response.json()) as { note: string; data: Array<{ id: string; version: string; method: string; learned: boolean; output: { format: string; media_type: string } }> };
     expect(body.data.map((m) => m.id)).toEqual(['relief', 'silhouette', 'card', 'lithophane', 'points']);
+    expect(body.data.map((m) => m.method)).toEqual([
+      'image heuristic: a luminance height field',
+      'image heuristic: an extruded outline',
+      'image heuristic: a card',
+      'image heuristic: a lithophane',
+      'image heuristic: a point cloud',
+    ]);
+    expect(body.data.every((m) => m.learned === false)).toBe(true);
+    expect(body.note).toMatch(/^The built-in models are image heuristics .* None is a learned model .*npm run submit -- --provider meshy\|tripo\|fal\|replicate/);
     expect(body.data[4]!.output).toEqual({ type: 'point-cloud', format: 'ply', media_type: 'application/octet-stream' });
     expect((await fetch(`${svc.url}/v1/models/card`, authed(svc.key))).status).toBe(200);
     await expectError(await fetch(`${svc.url}/v1/models/nope`, authed(svc.key)), 404, 'model_not_found');

@@ -112,6 +112,8 @@ describe('npm run jobs: usage', () => {
     expect(await refused(['--max-connections-per-address', '1.5'])).toBe('error: --max-connections-per-address must be an integer from 0 to 1000000, got "1.5"');
     expect(await refused(['--max-uploads', '0'])).toBe('error: --max-uploads must be an integer from 1 to 100000, got "0"');
     expect(await refused(['--max-uploads-per-key', 'many'])).toBe('error: --max-uploads-per-key must be an integer from 1 to 100000, got "many"');
+    expect(await refused(['--webhook-retry-seconds', '5,soon,60'])).toBe('error: --webhook-retry-seconds must be an integer from 0 to 604800, got "soon"');
+    expect(await refused(['--webhook-timeout-seconds', '0'])).toBe('error: --webhook-timeout-seconds must be an integer from 1 to 300, got "0"');
   });
 
   it('serve applies --max-connections-per-address', async () => {

@@ -83,12 +83,14 @@ describe.each(BACKENDS)('the dashboard in a browser (%s)', (backend) => {
     await Promise.all([page.close(), other.page.close()]);
   });
 
-  it("shows a failed job's reason, and follows a running job until it finishes without a reload", async () => {
+  it("shows a failed job's reason, and follows a running job through its event stream until it finishes, without a reload or a poll", async () => {
     const key = await svc.service.createKey('follow');
     const failed = await waitForJob(svc.url, key, ((await (await postJson(svc.url, key, { model: 'card', image_url: `${images.url}/missing.png` })).json()) as JobDocument).id);
     expect(failed.status).toBe('failed');
     const slow = (await (await postJson(svc.url, key, { model: 'card', image_url: `${images.url}/slow.png` })).json()) as JobDocument;
     const { page, errors } = await open();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname + new URL(r.url()).search));
     await signIn(page, key);
     const failedRow = page.locator(`tr[data-job="${failed.id}"]`);
     await failedRow.waitFor();
@@ -102,6 +104,9 @@ describe.each(BACKENDS)('the dashboard in a browser (%s)', (backend) => {
     release();
     await expect.poll(() => slowRow.locator('td').nth(2).textContent(), { timeout: 30_000 }).toBe('succeeded');
     expect(await slowRow.getByRole('button', { name: 'Download .glb' }).count()).toBe(1);
+    expect(await slowRow.locator('progress').getAttribute('value')).toBe('100');
+    // The list was read once, at sign-in; the running job came through its stream, and the finished one was not followed.
+    expect(requests.filter((r) => r.startsWith('/v1/'))).toEqual(['/v1/jobs?limit=100', `/v1/jobs/${slow.id}/events`]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -62,5 +62,11 @@ describe.each(BACKENDS)('pages: home, sign-up and dashboard (%s)', (backend) => 
     expect((await fetch(`${open.url}/assets/nothing.js`)).status).toBe(404);
     const home = await (await fetch(`${open.url}/`)).text();
     for (const id of ['relief', 'silhouette', 'card', 'lithophane', 'points']) expect(home).toContain(`<code>${id}</code>`);
+    expect(home).toContain('None is a learned model');
+    expect(home).toContain('--provider meshy|tripo|fal|replicate');
+    // The dashboard's event stream parser, from the package itself.
+    const parser = await fetch(`${open.url}/assets/eventsource-parser.js`);
+    expect(parser.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await parser.text()).toMatch(/export\s*{[^}]*createParser/);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep, type BackoffOptions } from './backoff.ts';
 import { JobApiError, unauthorizedMessage } from './job-api-error.ts';
+import { readJobEvents, type JobEvent } from './job-events.ts';
 import { parseJob, parseModelList, type ApiJob, type ApiModel } from './parse-job.ts';
 
 /** How the client talks to the API. */
@@ -118,6 +119,21 @@ export class JobClient {
   /** `GET /v1/jobs/{id}`. */
   async getJob(id: string): Promise<ApiJob> {
     return this.requestJson('GET', `/v1/jobs/${encodeURIComponent(id)}`, undefined, parseJob, `job ${id}`);
+  }
+
+  /**
+   * `GET /v1/jobs/{id}/events`: the job's states as the API pushes them, resumed after `lastEventId`; undefined when
+   * the API answers anything but an event stream (an older service, an error), for the caller to poll instead.
+   */
+  async openJobEvents(id: string, options: { lastEventId?: string; signal?: AbortSignal } = {}): Promise<AsyncGenerator<JobEvent> | undefined> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...this.auth() };
+    if (options.lastEventId) headers['last-event-id'] = options.lastEventId;
+    const res = await fetch(`${this.baseUrl}/v1/jobs/${encodeURIComponent(id)}/events`, { headers, signal: options.signal });
+    if (!res.ok || !res.body || !/^text\/event-stream\b/i.test(res.headers.get('content-type') ?? '')) {
+      await res.body?.cancel().catch(() => {});
+      return undefined;
+    }
+    return readJobEvents(res.body, id);
   }
 
   /** The URL of a job on this API. */
@@ -262,7 +278,7 @@ export class JobClient {
  * `max` bytes, whatever the headers said: memory holds one chunk at a time. `bytes()` reads the verified file back
  * (at most `max` bytes); `discard()` removes it, which a failure here does at once.
  */
-async function streamToFile(
+export async function streamToFile(
   res: Response,
   max: number,
   tempDir: string,

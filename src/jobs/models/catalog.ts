@@ -8,6 +8,8 @@ export interface ModelInfo {
   id: ModelId;
   name: string;
   description: string;
+  /** The image heuristic it is, in a few words: none of these models is learned. */
+  method: string;
   /** Bumped whenever the same image would give other bytes. */
   version: string;
   provider: string;
@@ -22,12 +24,19 @@ export interface ModelInfo {
 /** The provider name recorded in `generator.provider`. */
 const MODEL_PROVIDER = 'aso-reference-jobs';
 
+/** What the catalog is, said once wherever it is listed. */
+export const CATALOG_NOTE =
+  'The built-in models are image heuristics that run on a CPU without a network: a luminance height field, an extruded outline, a card, a lithophane and a point cloud. ' +
+  'None is a learned model and none reconstructs the hidden sides of an object. For a real 3D model of a photographed object use a hosted generator: ' +
+  'npm run submit -- --provider meshy|tripo|fal|replicate (docs/providers.md).';
+
 /** The five built-in models, in catalog order. */
 export const MODEL_CATALOG: readonly ModelInfo[] = [
   {
     id: 'relief',
     name: 'Relief',
     description: 'A height field raised from the image luminance, textured with the image, closed into a solid.',
+    method: 'image heuristic: a luminance height field',
     version: '1.0.0',
     provider: MODEL_PROVIDER,
     type: 'mesh',
@@ -39,6 +48,7 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     id: 'silhouette',
     name: 'Silhouette',
     description: 'The foreground (alpha, or everything unlike the border colour) traced and extruded into a textured solid.',
+    method: 'image heuristic: an extruded outline',
     version: '1.0.0',
     provider: MODEL_PROVIDER,
     type: 'mesh',
@@ -50,6 +60,7 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     id: 'card',
     name: 'Card',
     description: 'A panel with the image aspect ratio and a thickness, the image printed on both faces.',
+    method: 'image heuristic: a card',
     version: '1.0.0',
     provider: MODEL_PROVIDER,
     type: 'mesh',
@@ -61,6 +72,7 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     id: 'lithophane',
     name: 'Lithophane',
     description: 'A printable closed panel, 100 mm on its longest side, thicker where the image is darker (0.8 to 3 mm).',
+    method: 'image heuristic: a lithophane',
     version: '1.0.0',
     provider: MODEL_PROVIDER,
     type: 'mesh',
@@ -72,6 +84,7 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     id: 'points',
     name: 'Points',
     description: 'A coloured point cloud, one point per sample raised by luminance, as binary little-endian PLY.',
+    method: 'image heuristic: a point cloud',
     version: '1.0.0',
     provider: MODEL_PROVIDER,
     type: 'point-cloud',

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 /** An error meant for the client, with its HTTP status and a stable code. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 413 | 415 | 422 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 404 | 406 | 413 | 415 | 422 | 429 | 500 | 503,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},

@@ -84,13 +84,13 @@ async function resolveHost(hostname: string): Promise<string[]> {
 }
 
 /** A DNS lookup for the HTTP client that refuses any answer the policy forbids, so a name cannot change its address between check and connect. */
-function guardedLookup(policy: AddressPolicy): LookupFunction {
+export function guardedLookup(policy: AddressPolicy, refused: (hostname: string, why: string) => Error = imageUrlRefused): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
       for (const a of addresses) {
         const why = refusal(a.address, policy);
-        if (why) return callback(new FetchError('image_url_refused', `image_url host ${hostname} is refused: ${why}`) as unknown as NodeJS.ErrnoException, '', 0);
+        if (why) return callback(refused(hostname, why) as NodeJS.ErrnoException, '', 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0];
@@ -98,6 +98,10 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
       callback(null, first.address, first.family);
     });
   };
+}
+
+function imageUrlRefused(hostname: string, why: string): Error {
+  return new FetchError('image_url_refused', `image_url host ${hostname} is refused: ${why}`);
 }
 
 function get(url: URL, policy: AddressPolicy, signal: AbortSignal, timeoutMs: number): Promise<IncomingMessage> {

@@ -2,7 +2,11 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { openBackend } from '../store/backend.ts';
+import { EventedJobStore } from '../webhooks/evented-job-store.ts';
+import { WebhookDispatcher, webhookOptions } from '../webhooks/webhook-dispatcher.ts';
+import { eventStreamOptions } from './event-stream.ts';
 import { JobRunner } from './job-runner.ts';
+import { JobWatch } from './job-watch.ts';
 import { jsonLogger } from './log.ts';
 import { ConnectionCap } from './connection-cap.ts';
 import { connectionLimits, DEFAULT_LEASE_MS, DEFAULT_LIMITS, DEFAULT_PORT, DEFAULT_RATE_LIMITS, defaultConcurrency, uploadLimits, type JobServiceOptions } from './options.ts';
@@ -41,14 +45,18 @@ export async function startJobService(options: JobServiceOptions): Promise<JobSe
   const concurrency = options.concurrency ?? defaultConcurrency();
   const logger = options.logger ?? false;
   const log = jsonLogger(logger);
+  const webhookSettings = webhookOptions(options.webhooks);
+  const events = eventStreamOptions(options.events, connections.idleTimeoutMs);
   if (role !== 'all' && !options.databaseUrl) {
     throw new Error(`--role ${role} needs a database shared by every process (DATABASE_URL or --database-url); the data folder serves one process, --role all`);
   }
-  const backend = await openBackend({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, log: (msg) => log({ level: 'warn', msg }) });
+  const backend = await openBackend({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, blobStore: options.blobStore, log: (msg) => log({ level: 'warn', msg }) });
   const policy = { allowLoopback: options.allowLoopbackFetch ?? false, allowPrivate: options.allowPrivateFetch ?? false };
   const pool = new WorkerPool({ size: concurrency });
+  // Every status change this process stores is pushed to the job's webhook, if it has one.
+  const jobs = new EventedJobStore(backend.jobs, (job): Promise<void> => webhooks.push(job));
   const runner = new JobRunner({
-    jobs: backend.jobs,
+    jobs,
     blobs: backend.blobs,
     queue: backend.queue,
     pool,
@@ -59,15 +67,17 @@ export async function startJobService(options: JobServiceOptions): Promise<JobSe
     leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
     onCancel: (listener) => backend.onCancel(listener),
   });
+  const webhooks: WebhookDispatcher = new WebhookDispatcher({ deliveries: backend.deliveries, keys: backend.keys, policy, log, worker: runner.id, options: webhookSettings });
+  const watch = new JobWatch((listener) => backend.onChange(listener));
   const processJobs = role !== 'api' && (options.processJobs ?? true);
-  const ops = { jobs: backend.jobs, blobs: backend.blobs, runner, backend: backend.kind, cap, uploads };
+  const ops = { jobs, blobs: backend.blobs, runner, backend: backend.kind, cap, uploads };
   let app: FastifyInstance | undefined;
   try {
     if (role === 'worker') {
       if (options.port !== undefined) app = await buildOpsServer(ops, logger, connections, cap);
     } else {
       app = await buildServer({
-        jobs: backend.jobs,
+        jobs,
         blobs: backend.blobs,
         keys: backend.keys,
         runner,
@@ -81,13 +91,17 @@ export async function startJobService(options: JobServiceOptions): Promise<JobSe
         cap,
         uploads,
         ops,
+        watch,
+        events,
       });
     }
     await app?.listen({ port: options.port ?? DEFAULT_PORT, host: options.host ?? '127.0.0.1' });
     if (processJobs) await runner.start(concurrency);
+    webhooks.start();
   } catch (err) {
     await app?.close();
     await runner.close();
+    await webhooks.close();
     await backend.close();
     throw err;
   }
@@ -105,6 +119,7 @@ export async function startJobService(options: JobServiceOptions): Promise<JobSe
       (closing ??= (async () => {
         await app?.close();
         await runner.close();
+        await webhooks.close();
         await backend.close();
       })()),
   };

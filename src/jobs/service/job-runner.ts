@@ -55,6 +55,8 @@ export class JobRunner {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly lastProgress = new Map<string, number>();
+  /** The last progress write of each job: the next one waits for it, so that a store with several connections cannot apply them out of order. */
+  private readonly progressWrites = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> = Promise.resolve();
   private closed = false;
@@ -157,6 +159,7 @@ export class JobRunner {
     const done = this.work(id, controller.signal).finally(() => {
       this.active.delete(id);
       this.lastProgress.delete(id);
+      this.progressWrites.delete(id);
     });
     this.active.set(id, { controller, done });
     return done;
@@ -213,7 +216,13 @@ export class JobRunner {
     const rounded = Math.min(99, Math.max(0, Math.floor(value)));
     if (rounded - (this.lastProgress.get(id) ?? 0) < 5) return;
     this.lastProgress.set(id, rounded);
-    this.deps.jobs.updateHeld(id, this.id, { progress: rounded }).catch((err: Error) => this.deps.log({ level: 'warn', msg: 'progress not saved', job: id, err: err.message }));
+    const write = (this.progressWrites.get(id) ?? Promise.resolve())
+      .then(() => this.deps.jobs.updateHeld(id, this.id, { progress: rounded }))
+      .then(
+        () => {},
+        (err: Error) => this.deps.log({ level: 'warn', msg: 'progress not saved', job: id, err: err.message }),
+      );
+    this.progressWrites.set(id, write);
   }
 }
 

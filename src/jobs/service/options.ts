@@ -1,6 +1,8 @@
 /** The settings of the job service and their defaults. */
 import { availableParallelism } from 'node:os';
 import { DEFAULT_MAX_PIXELS } from '../models/raster.ts';
+import type { WebhookOptions } from '../webhooks/webhook-dispatcher.ts';
+import type { EventStreamOptions } from './event-stream.ts';
 import type { RunnerLimits } from './job-runner.ts';
 
 /** Per-key request limits; each window is fixed and starts with a key's first request in it. */
@@ -21,6 +23,8 @@ export interface JobServiceOptions {
   dataDir: string;
   /** A `postgres://` URL: jobs, keys and the queue live in this database, shared by any number of processes. */
   databaseUrl?: string;
+  /** Inputs and assets in an S3-compatible store (`s3://<bucket>/<prefix>`) instead of the data folder; `env` holds the AWS variables its client reads. */
+  blobStore?: { url: string; env: Readonly<Record<string, string | undefined>>; source?: string };
   /** `all` unless given; `api` and `worker` need a database. */
   role?: ServiceRole;
   /** How long a worker's claim on a running job holds without renewal (Postgres); a worker that dies loses its jobs after this. */
@@ -49,6 +53,10 @@ export interface JobServiceOptions {
   processJobs?: boolean;
   /** Log requests and job events as JSON lines on stdout. */
   logger?: boolean;
+  /** How webhook deliveries are sent and retried. */
+  webhooks?: Partial<WebhookOptions>;
+  /** The heartbeat and the fallback reads of `GET /v1/jobs/{id}/events`. */
+  events?: Partial<EventStreamOptions>;
 }
 
 /** The default limits of jobs and images. */

@@ -1,4 +1,4 @@
-/** Reads the body of `POST /v1/jobs`: JSON `{ model, image_url }` or multipart with `model` and an `image` file. */
+/** Reads the body of `POST /v1/jobs`: JSON `{ model, image_url, webhook_url? }` or multipart with `model`, an `image` file and `webhook_url`. */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type {} from '@fastify/multipart';
@@ -7,9 +7,13 @@ import { ApiError } from './api-error.ts';
 import { stageUpload, type StagedUpload } from './stage-upload.ts';
 
 /** What a create request asks for; an uploaded image waits in a temporary file that the caller hands on or removes. */
-export type CreateRequest =
+export type CreateRequest = (
   | { model: unknown; imageUrl: string; upload?: undefined; filename?: undefined }
-  | { model: unknown; upload: StagedUpload; filename: string | null; imageUrl?: undefined };
+  | { model: unknown; upload: StagedUpload; filename: string | null; imageUrl?: undefined }
+) & {
+  /** Where the job's status changes are pushed (checked as a URL later, with the address rules). */
+  webhookUrl?: string;
+};
 
 /** Where an uploaded image goes while the request is read, and how large it may be. */
 export interface UploadTarget {
@@ -18,7 +22,18 @@ export interface UploadTarget {
   temporaryPath(): string;
 }
 
-const JSON_FIELDS = new Set(['model', 'image_url']);
+const JSON_FIELDS = new Set(['model', 'image_url', 'webhook_url']);
+
+/** The longest URL taken in `image_url` or `webhook_url`. */
+const MAX_URL_LENGTH = 4096;
+
+/** A `webhook_url` field as given, or undefined when absent; a 400 naming the field when it is not a usable string. */
+function webhookUrlField(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0) throw new ApiError(400, 'invalid_request', 'field "webhook_url" must be a non-empty string');
+  if (value.length > MAX_URL_LENGTH) throw new ApiError(400, 'invalid_request', `field "webhook_url" is longer than ${MAX_URL_LENGTH} characters`);
+  return value;
+}
 
 /** The parsed request; throws `ApiError` 400 naming the field that is wrong. */
 export async function readCreateRequest(request: FastifyRequest, target: UploadTarget): Promise<CreateRequest> {
@@ -29,12 +44,13 @@ export async function readCreateRequest(request: FastifyRequest, target: UploadT
   }
   const record = body as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!JSON_FIELDS.has(key)) throw new ApiError(400, 'invalid_request', `unknown field "${key}"; a job takes "model" and "image_url"`);
+    if (!JSON_FIELDS.has(key)) throw new ApiError(400, 'invalid_request', `unknown field "${key}"; a job takes "model", "image_url" and "webhook_url"`);
   }
   if (record.image_url === undefined) throw new ApiError(400, 'invalid_request', 'field "image_url" is required (or upload the image as multipart/form-data)');
   if (typeof record.image_url !== 'string' || record.image_url.length === 0) throw new ApiError(400, 'invalid_request', 'field "image_url" must be a non-empty string');
-  if (record.image_url.length > 4096) throw new ApiError(400, 'invalid_request', 'field "image_url" is longer than 4096 characters');
-  return { model: record.model, imageUrl: record.image_url };
+  if (record.image_url.length > MAX_URL_LENGTH) throw new ApiError(400, 'invalid_request', `field "image_url" is longer than ${MAX_URL_LENGTH} characters`);
+  const webhookUrl = webhookUrlField(record.webhook_url);
+  return { model: record.model, imageUrl: record.image_url, ...(webhookUrl === undefined ? {} : { webhookUrl }) };
 }
 
 /**
@@ -57,6 +73,7 @@ async function readParts(request: FastifyRequest, target: UploadTarget): Promise
   let model: unknown;
   let upload: StagedUpload | undefined;
   let filename: string | null = null;
+  let webhookUrl: string | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: maxImageBytes, files: 1, fields: 4, parts: 5 } })) {
       if (part.type === 'file') {
@@ -70,10 +87,12 @@ async function readParts(request: FastifyRequest, target: UploadTarget): Promise
         filename = part.filename || null;
       } else if (part.fieldname === 'model') {
         model = part.value;
+      } else if (part.fieldname === 'webhook_url') {
+        webhookUrl = webhookUrlField(part.value);
       } else if (part.fieldname === 'image_url') {
         throw new ApiError(400, 'invalid_request', 'send either an "image" file or a JSON "image_url", not both');
       } else {
-        throw new ApiError(400, 'invalid_request', `unknown field "${part.fieldname}"; a multipart job takes "model" and "image"`);
+        throw new ApiError(400, 'invalid_request', `unknown field "${part.fieldname}"; a multipart job takes "model", "image" and "webhook_url"`);
       }
     }
     if (!upload) throw new ApiError(400, 'invalid_request', 'field "image" (a file) is required in a multipart request');
@@ -82,12 +101,14 @@ async function readParts(request: FastifyRequest, target: UploadTarget): Promise
     if (upload) await rm(upload.path, { force: true });
     throw err;
   }
-  return { model, upload, filename };
+  return { model, upload, filename, ...(webhookUrl === undefined ? {} : { webhookUrl }) };
 }
 
 /** A digest of what the request asks for, to tell a repeated request from another one under the same `Idempotency-Key`. */
 export function requestHash(model: string, body: CreateRequest): string {
-  const source = body.upload ? { model, image_sha256: body.upload.sha256 } : { model, image_url: body.imageUrl };
+  const image = body.upload ? { model, image_sha256: body.upload.sha256 } : { model, image_url: body.imageUrl };
+  // Without a webhook the digest is what it was before webhooks, so that keys stored then still match.
+  const source = body.webhookUrl === undefined ? image : { ...image, webhook_url: body.webhookUrl };
   return sha256Hex(new TextEncoder().encode(JSON.stringify(source)));
 }
 

@@ -1,16 +1,19 @@
-/** The `/v1` API: models, jobs and assets, each call authenticated by an API key. */
+/** The `/v1` API: models, jobs, their events and assets, the webhook secret; each call authenticated by an API key. */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findModel, MODEL_CATALOG } from '../models/catalog.ts';
+import { CATALOG_NOTE, findModel, MODEL_CATALOG } from '../models/catalog.ts';
 import { IdempotencyConflict, type ApiKeyRecord, type BlobStore, type JobRecord, type JobStore, type KeyStore } from '../store/types.ts';
+import { checkWebhookUrl } from '../webhooks/webhook-url.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import { ApiError } from './api-error.ts';
 import { authError } from './authenticate.ts';
+import { sendJobEvents, type EventStreamOptions } from './event-stream.ts';
 import { checkImageUrl, FetchError } from './fetch-image.ts';
 import { checkImage, ImageRejection } from './image-check.ts';
 import { toJobDocument } from './job-document.ts';
 import { assetBlob, type JobRunner, type RunnerLimits } from './job-runner.ts';
+import type { JobWatch } from './job-watch.ts';
 import { idempotencyKey, readCreateRequest, requestHash, type CreateRequest } from './request-body.ts';
 import type { UploadSlots } from './upload-slots.ts';
 
@@ -33,6 +36,9 @@ export interface V1Deps {
   uploads: UploadSlots;
   maxCreates: number;
   windowMs: number;
+  /** Wakes the event streams of a job when it changes. */
+  watch: JobWatch;
+  events: EventStreamOptions;
 }
 
 /** The catalog entry as the API shows it. */
@@ -44,6 +50,8 @@ function modelJson(m: (typeof MODEL_CATALOG)[number]): Record<string, unknown> {
     description: m.description,
     version: m.version,
     provider: m.provider,
+    method: m.method,
+    learned: false,
     output: { type: m.type, format: m.format, media_type: m.mediaType },
     parameters: m.parameters,
   };
@@ -68,7 +76,7 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
     return job;
   };
 
-  app.get('/models', async () => ({ object: 'list', data: MODEL_CATALOG.map(modelJson) }));
+  app.get('/models', async () => ({ object: 'list', note: CATALOG_NOTE, data: MODEL_CATALOG.map(modelJson) }));
 
   app.get('/models/:id', async (request) => {
     const { id } = request.params as { id: string };
@@ -136,6 +144,7 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
   const create = async (owner: string, modelId: string, body: CreateRequest, idempotency: JobRecord['idempotency'], request: FastifyRequest): Promise<JobRecord> => {
     const model = findModel(modelId);
     if (!model) throw new ApiError(422, 'unknown_model', `model "${modelId}" is not in the catalog; use one of ${MODEL_CATALOG.map((m) => m.id).join(', ')}`);
+    const webhook = body.webhookUrl === undefined ? null : { url: await checkWebhookUrl(body.webhookUrl, policy), baseUrl: baseUrl(request) };
     let input: JobRecord['input'];
     try {
       if (body.upload) {
@@ -167,6 +176,7 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
       idempotency,
       asset: null,
       error: null,
+      webhook,
     };
     await runner.submit(job, body.upload);
     request.log.info({ job: job.id, model: job.model }, 'job queued');
@@ -193,6 +203,16 @@ export async function v1Routes(app: FastifyInstance, deps: V1Deps): Promise<void
     }
     const canceled = (await runner.cancel(job.id)) ?? job;
     return toJobDocument(canceled, baseUrl(request));
+  });
+
+  app.get('/jobs/:id/events', async (request, reply) => {
+    const job = await owned(request, (request.params as { id: string }).id);
+    return sendJobEvents(request, reply, job.id, baseUrl(request), { jobs, watch: deps.watch, options: deps.events });
+  });
+
+  app.get('/webhooks/secret', async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return { object: 'webhook_secret', secret: await deps.keys.webhookSecret(request.apiKey!.id) };
   });
 
   app.get('/jobs/:id/asset', async (request, reply) => sendAsset(request, reply, await owned(request, (request.params as { id: string }).id), blobs));

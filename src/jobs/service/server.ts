@@ -9,6 +9,8 @@ import { identify } from './authenticate.ts';
 import type { JobRunner, RunnerLimits } from './job-runner.ts';
 import { opsRoutes, type OpsDeps } from './ops-routes.ts';
 import type { ConnectionCap } from './connection-cap.ts';
+import type { EventStreamOptions } from './event-stream.ts';
+import type { JobWatch } from './job-watch.ts';
 import type { ConnectionLimits, RateLimits } from './options.ts';
 import { pageRoutes } from './pages/pages.ts';
 import { v1Routes } from './routes-v1.ts';
@@ -31,6 +33,8 @@ export interface ServerDeps {
   cap: ConnectionCap;
   uploads: UploadSlots;
   ops: OpsDeps;
+  watch: JobWatch;
+  events: EventStreamOptions;
 }
 
 /** JSON bodies are small: a model id and a URL. */
@@ -107,6 +111,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         uploads: deps.uploads,
         maxCreates: deps.rate.maxCreates,
         windowMs: deps.rate.windowMs,
+        watch: deps.watch,
+        events: deps.events,
       }).then(() => done(), done);
     },
     { prefix: '/v1' },

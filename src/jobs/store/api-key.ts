@@ -25,11 +25,16 @@ export function checkKeyName(name: string): string {
   return trimmed;
 }
 
-/** A new key and the record that stores only its hash. */
+/** A new key and the record that stores only its hash, with the secret that signs its webhook deliveries. */
 export function newKey(name: string): { key: string; record: ApiKeyRecord } {
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const hash = hashKey(key);
-  return { key, record: { id: `key_${hash.slice(0, 16)}`, name: checkKeyName(name), hash, createdAt: new Date().toISOString(), revokedAt: null } };
+  return { key, record: { id: `key_${hash.slice(0, 16)}`, name: checkKeyName(name), hash, createdAt: new Date().toISOString(), revokedAt: null, webhookSecret: newWebhookSecret() } };
+}
+
+/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64 (the specification asks for 24 to 64). */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 /** The one record `idOrName` names among `all`: an id first, else a unique name. */

@@ -8,6 +8,12 @@ import type { BlobStore } from './types.ts';
 
 const NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/;
 
+/** Returns `name` when it is a safe blob name (one plain file name, not hidden), else throws; every blob store keeps to it. */
+export function checkBlobName(name: string): string {
+  if (!NAME_PATTERN.test(name)) throw new Error(`blob name "${name}" is not a safe file name`);
+  return name;
+}
+
 /** A `BlobStore` over the files of `dir`. */
 export class FsBlobStore implements BlobStore {
   private constructor(private readonly dir: string) {}
@@ -75,7 +81,6 @@ export class FsBlobStore implements BlobStore {
   }
 
   private path(name: string): string {
-    if (!NAME_PATTERN.test(name)) throw new Error(`blob name "${name}" is not a safe file name`);
-    return join(this.dir, name);
+    return join(this.dir, checkBlobName(name));
   }
 }

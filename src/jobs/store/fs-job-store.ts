@@ -15,6 +15,8 @@ export interface FsJobStoreOptions {
   warn?: (w: LoadWarning) => void;
   /** Called whenever a job becomes `queued` (the in-process queue). */
   onQueued?: (id: string) => Promise<void>;
+  /** Called after every stored change of a job whose status or progress moved. */
+  onChanged?: (id: string) => void;
 }
 
 /** A `JobStore` over `<dir>/<id>.json`. */
@@ -25,13 +27,14 @@ export class FsJobStore implements JobStore {
   private constructor(
     private readonly dir: string,
     private readonly onQueued: (id: string) => Promise<void>,
+    private readonly onChanged: (id: string) => void,
   ) {}
 
   /** Opens (creating if needed) the store in `dir` and loads every record; unreadable files are set aside as `.corrupt`. */
   static async open(dir: string, options: FsJobStoreOptions = {}): Promise<FsJobStore> {
     const warn = options.warn ?? (() => {});
     await mkdir(dir, { recursive: true });
-    const store = new FsJobStore(dir, options.onQueued ?? (async () => {}));
+    const store = new FsJobStore(dir, options.onQueued ?? (async () => {}), options.onChanged ?? (() => {}));
     for (const name of (await readdir(dir)).sort()) {
       const path = join(dir, name);
       if (isTemporaryFile(name)) {
@@ -170,6 +173,7 @@ export class FsJobStore implements JobStore {
         if (!job) return undefined;
         await writeFileAtomic(join(this.dir, `${id}.json`), `${JSON.stringify(job, null, 2)}\n`);
         this.jobs.set(id, job);
+        if (current && (current.status !== job.status || current.progress !== job.progress)) this.onChanged(id);
         return { ...job };
       });
     this.writes.set(id, done);

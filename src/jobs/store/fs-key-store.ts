@@ -2,7 +2,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../io/atomic-file.ts';
-import { hashKey, isWellFormedKey, newKey, pickKey } from './api-key.ts';
+import { hashKey, isWellFormedKey, newKey, newWebhookSecret, pickKey } from './api-key.ts';
 import type { ApiKeyRecord, KeyStore } from './types.ts';
 
 export { checkKeyName, hashKey,  } from './api-key.ts';
@@ -58,6 +58,16 @@ export class FsKeyStore implements KeyStore {
     return revoked;
   }
 
+  async webhookSecret(id: string): Promise<string> {
+    const record = (await this.list()).find((r) => r.id === id);
+    if (!record) throw new Error(`no key has the id "${id}"`);
+    if (record.webhookSecret) return record.webhookSecret;
+    const path = join(this.dir, `${record.hash}.json`);
+    await writeFileAtomic(path, `${JSON.stringify({ ...record, webhookSecret: newWebhookSecret() }, null, 2)}\n`);
+    // Read back: when two processes give an old key its secret at once, the one stored is the one both use.
+    return (await this.read(`${record.hash}.json`))!.webhookSecret!;
+  }
+
   async close(): Promise<void> {}
 
   private async read(name: string): Promise<ApiKeyRecord | undefined> {
@@ -87,6 +97,7 @@ function recordProblem(value: unknown, name: string): string | undefined {
   const r = value as Record<string, unknown>;
   for (const field of ['id', 'name', 'hash', 'createdAt'] as const) if (typeof r[field] !== 'string') return `"${field}" is not a string`;
   if (r.revokedAt !== null && typeof r.revokedAt !== 'string') return '"revokedAt" is neither null nor a string';
+  if (r.webhookSecret !== undefined && (typeof r.webhookSecret !== 'string' || !r.webhookSecret.startsWith('whsec_'))) return '"webhookSecret" is not a whsec_ secret';
   if (`${r.hash as string}.json` !== name) return 'its hash is not its file name';
   return undefined;
 }

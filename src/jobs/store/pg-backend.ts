@@ -1,7 +1,8 @@
-/** The Postgres backend: jobs, keys and the pg-boss queue in one database shared by any number of processes; blobs in a folder they share. */
-import type { Backend } from './types.ts';
+/** The Postgres backend: jobs, keys and the pg-boss queue in one database shared by any number of processes; blobs in a folder they share or an S3-compatible store. */
+import type { Backend, BlobStore } from './types.ts';
 import { dataPaths } from './data-dir.ts';
 import { FsBlobStore } from './fs-blob-store.ts';
+import { PgDeliveryStore } from './pg-delivery-store.ts';
 import { PgJobStore } from './pg-job-store.ts';
 import { PgKeyStore } from './pg-key-store.ts';
 import { migrate } from './pg-migrations.ts';
@@ -12,8 +13,10 @@ import { PgQueue } from './pg-queue.ts';
 /** Where the Postgres backend keeps things. */
 export interface PgBackendOptions {
   databaseUrl: string;
-  /** The blobs go to `<dataDir>/blobs`, a folder every process must share (or another `BlobStore`). */
+  /** The blobs go to `<dataDir>/blobs`, a folder every process must share, unless `blobs` is given. */
   dataDir: string;
+  /** Another blob store (an S3-compatible one) instead of the folder. */
+  blobs?: BlobStore;
   log?: (line: string) => void;
   /** A queue token taken by a worker that died before claiming its job is delivered again after this long. */
   tokenExpirySeconds?: number;
@@ -33,7 +36,7 @@ export async function openPgBackend(options: PgBackendOptions): Promise<Backend>
     queue = await PgQueue.open(pool, notifier, { tokenExpirySeconds: options.tokenExpirySeconds ?? 600, log });
     const jobs = new PgJobStore(pool, queue);
     const keys = new PgKeyStore(pool);
-    const blobs = await FsBlobStore.open(dataPaths(options.dataDir).blobs, { shared: true });
+    const blobs = options.blobs ?? (await FsBlobStore.open(dataPaths(options.dataDir).blobs, { shared: true }));
     const cancelNotifier = notifier;
     const openQueue = queue;
     let closing: Promise<void> | undefined;
@@ -43,8 +46,10 @@ export async function openPgBackend(options: PgBackendOptions): Promise<Backend>
       blobs,
       keys,
       queue,
+      deliveries: new PgDeliveryStore(pool),
       exclusive: false,
       onCancel: (listener) => cancelNotifier.on(CHANNELS.canceled, listener),
+      onChange: (listener) => cancelNotifier.on(CHANNELS.changed, listener),
       close: () =>
         (closing ??= (async () => {
           await openQueue.close();

@@ -26,6 +26,7 @@ interface JobRow {
   error: JobRecord['error'];
   lease_owner: string | null;
   lease_until: Date | null;
+  webhook: JobRecord['webhook'];
 }
 
 /** The record of a row. */
@@ -47,6 +48,7 @@ function toRecord(row: JobRow): JobRecord {
     asset: row.asset,
     error: row.error,
     lease: row.lease_owner && row.lease_until ? { owner: row.lease_owner, until: row.lease_until.toISOString() } : null,
+    webhook: row.webhook ?? null,
   };
 }
 
@@ -89,9 +91,9 @@ export class PgJobStore implements JobStore {
     await inTransaction(this.pool, async (client) => {
       try {
         await client.query(
-          `INSERT INTO aso.jobs (id, owner, model, model_version, status, progress, created_at, updated_at, started_at, finished_at, attempts, input, idempotency_key, idempotency_hash, asset, error)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-          [job.id, job.owner, job.model, job.modelVersion, job.status, job.progress, job.createdAt, job.updatedAt, job.startedAt, job.finishedAt, job.attempts, JSON.stringify(job.input), job.idempotency?.key ?? null, job.idempotency?.requestHash ?? null, job.asset && JSON.stringify(job.asset), job.error && JSON.stringify(job.error)],
+          `INSERT INTO aso.jobs (id, owner, model, model_version, status, progress, created_at, updated_at, started_at, finished_at, attempts, input, idempotency_key, idempotency_hash, asset, error, webhook)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+          [job.id, job.owner, job.model, job.modelVersion, job.status, job.progress, job.createdAt, job.updatedAt, job.startedAt, job.finishedAt, job.attempts, JSON.stringify(job.input), job.idempotency?.key ?? null, job.idempotency?.requestHash ?? null, job.asset && JSON.stringify(job.asset), job.error && JSON.stringify(job.error), job.webhook ? JSON.stringify(job.webhook) : null],
         );
       } catch (err) {
         const e = err as { code?: string; constraint?: string };

@@ -1,6 +1,6 @@
 /** API keys in Postgres: the SHA-256 of each key, never the key. */
 import type pg from 'pg';
-import { hashKey, isWellFormedKey, newKey, pickKey } from './api-key.ts';
+import { hashKey, isWellFormedKey, newKey, newWebhookSecret, pickKey } from './api-key.ts';
 import type { ApiKeyRecord, KeyStore } from './types.ts';
 
 interface KeyRow {
@@ -9,10 +9,12 @@ interface KeyRow {
   hash: string;
   created_at: Date;
   revoked_at: Date | null;
+  webhook_secret: string | null;
 }
 
 function toRecord(row: KeyRow): ApiKeyRecord {
-  return { id: row.id, name: row.name, hash: row.hash, createdAt: row.created_at.toISOString(), revokedAt: row.revoked_at?.toISOString() ?? null };
+  const record: ApiKeyRecord = { id: row.id, name: row.name, hash: row.hash, createdAt: row.created_at.toISOString(), revokedAt: row.revoked_at?.toISOString() ?? null };
+  return row.webhook_secret ? { ...record, webhookSecret: row.webhook_secret } : record;
 }
 
 /** A `KeyStore` on `aso.api_keys`; `onClose` releases what the store was opened with. */
@@ -24,8 +26,8 @@ export class PgKeyStore implements KeyStore {
 
   async create(name: string): Promise<{ key: string; record: ApiKeyRecord }> {
     const created = newKey(name);
-    const { id, hash, createdAt } = created.record;
-    await this.pool.query('INSERT INTO aso.api_keys (id, name, hash, created_at) VALUES ($1, $2, $3, $4)', [id, created.record.name, hash, createdAt]);
+    const { id, hash, createdAt, webhookSecret } = created.record;
+    await this.pool.query('INSERT INTO aso.api_keys (id, name, hash, created_at, webhook_secret) VALUES ($1, $2, $3, $4, $5)', [id, created.record.name, hash, createdAt, webhookSecret]);
     return created;
   }
 
@@ -45,6 +47,13 @@ export class PgKeyStore implements KeyStore {
     if (record.revokedAt) return record;
     const { rows } = await this.pool.query<KeyRow>('UPDATE aso.api_keys SET revoked_at = coalesce(revoked_at, clock_timestamp()) WHERE id = $1 RETURNING *', [record.id]);
     return toRecord(rows[0]!);
+  }
+
+  async webhookSecret(id: string): Promise<string> {
+    // One statement: a key made before webhooks gets its secret once, whichever process asks first.
+    const { rows } = await this.pool.query<{ webhook_secret: string }>('UPDATE aso.api_keys SET webhook_secret = coalesce(webhook_secret, $2) WHERE id = $1 RETURNING webhook_secret', [id, newWebhookSecret()]);
+    if (!rows[0]) throw new Error(`no key has the id "${id}"`);
+    return rows[0].webhook_secret;
   }
 
   async close(): Promise<void> {

@@ -72,6 +72,43 @@ CREATE TABLE aso.api_keys (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'webhooks: deliveries, signing secrets, job change notifications',
+    sql: `
+ALTER TABLE aso.jobs ADD COLUMN webhook jsonb;
+ALTER TABLE aso.api_keys ADD COLUMN webhook_secret text;
+
+CREATE TABLE aso.webhook_deliveries (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  job_id text NOT NULL REFERENCES aso.jobs (id) ON DELETE CASCADE,
+  type text NOT NULL,
+  url text NOT NULL,
+  body text NOT NULL,
+  created_at timestamptz NOT NULL,
+  status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+  attempts integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz,
+  last_result text,
+  delivered_at timestamptz,
+  lease_owner text,
+  lease_until timestamptz
+);
+CREATE INDEX webhook_deliveries_due ON aso.webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_job ON aso.webhook_deliveries (job_id, created_at);
+
+CREATE FUNCTION aso.notify_job_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('aso_jobs_changed', NEW.id);
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER jobs_changed AFTER UPDATE OF status, progress ON aso.jobs FOR EACH ROW
+  WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.progress IS DISTINCT FROM NEW.progress)
+  EXECUTE FUNCTION aso.notify_job_changed();
+`,
+  },
 ];
 
 /** Applies the migrations the database lacks, in one transaction under an advisory lock, and returns the versions it applied. */

@@ -1,8 +1,8 @@
-/** Postgres LISTEN/NOTIFY on one dedicated connection: wakes idle workers when a job is queued and tells every process of a cancellation. */
+/** Postgres LISTEN/NOTIFY on one dedicated connection: wakes idle workers when a job is queued, tells every process of a cancellation and of a job's progress. */
 import pg from 'pg';
 
-/** The channels this service uses. */
-export const CHANNELS = { queued: 'aso_jobs_queued', canceled: 'aso_jobs_canceled' } as const;
+/** The channels this service uses (`changed` is sent by a trigger on every change of a job's status or progress). */
+export const CHANNELS = { queued: 'aso_jobs_queued', canceled: 'aso_jobs_canceled', changed: 'aso_jobs_changed' } as const;
 
 type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];
 

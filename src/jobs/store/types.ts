@@ -39,6 +39,15 @@ export interface JobRecord {
   error: { code: string; message: string } | null;
   /** Who runs the job and until when the claim holds unless renewed; set only while `running`. */
   lease?: JobLease | null;
+  /** Where its status changes are pushed, and the origin its `download_url` is built on there; absent on jobs made before webhooks. */
+  webhook?: JobWebhook | null;
+}
+
+/** The webhook of a job. */
+interface JobWebhook {
+  url: string;
+  /** The API origin the job document in a delivery is written against (the public URL, or the host the job was created through). */
+  baseUrl: string;
 }
 
 /** A worker's claim on a running job. */
@@ -154,6 +163,8 @@ export interface ApiKeyRecord {
   hash: string;
   createdAt: string;
   revokedAt: string | null;
+  /** The `whsec_...` secret that signs this key's webhook deliveries; absent on keys made before webhooks until first asked for. */
+  webhookSecret?: string;
 }
 
 /** API keys. */
@@ -165,7 +176,59 @@ export interface KeyStore {
   list(): Promise<ApiKeyRecord[]>;
   /** Revokes the key with this id (or this unique name) and returns its record. */
   revoke(idOrName: string): Promise<ApiKeyRecord>;
+  /** The webhook signing secret of the key with this id, made and stored on first use for a key that has none. */
+  webhookSecret(id: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** Where a webhook delivery stands: still to be sent (or sent again), received, or given up. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event to push to a job's webhook: the same id and body on every attempt. */
+export interface WebhookDelivery {
+  /** The `webhook-id`: the receiver's idempotency key. */
+  id: string;
+  /** The API key whose secret signs it. */
+  owner: string;
+  jobId: string;
+  /** `job.running`, `job.succeeded`, `job.failed` or `job.canceled`. */
+  type: string;
+  url: string;
+  /** The exact JSON body, signed and sent as is. */
+  body: string;
+  createdAt: string;
+  status: DeliveryStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due (RFC 3339); null once delivered or given up. */
+  nextAttemptAt: string | null;
+  /** What the last attempt got: `HTTP 500`, a timeout, a refused address. */
+  lastResult: string | null;
+  deliveredAt: string | null;
+}
+
+/** The outcome of one attempt, as `settle` records it. */
+export interface DeliveryOutcome {
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastResult: string;
+}
+
+/** Durable webhook deliveries, shared by every process of a service; an attempt is made under a short claim so that one process makes it. */
+export interface DeliveryStore {
+  /** Stores a new pending delivery due now; false when one with its id exists (the same event seen twice). */
+  add(delivery: WebhookDelivery): Promise<boolean>;
+  /** Claims up to `limit` pending deliveries that are due, for `worker`, for `leaseMs`. */
+  take(worker: string, limit: number, leaseMs: number): Promise<WebhookDelivery[]>;
+  /** Records the outcome of an attempt `worker` made under its claim, and ends the claim. */
+  settle(id: string, worker: string, outcome: DeliveryOutcome): Promise<void>;
+  /** Ends claims of `worker` without an attempt (a service stopping), so another process may take them at once. */
+  release(worker: string, ids: readonly string[]): Promise<void>;
+  /** When the next pending delivery that is not claimed is due (milliseconds since the epoch), or undefined when none is. */
+  nextDue(): Promise<number | undefined>;
+  /** The deliveries of a job, oldest first. */
+  listByJob(jobId: string): Promise<WebhookDelivery[]>;
 }
 
 /** The stores and the queue of one service process. */
@@ -175,10 +238,13 @@ export interface Backend {
   blobs: BlobStore;
   keys: KeyStore;
   queue: JobQueue;
+  deliveries: DeliveryStore;
   /** True when this process alone uses the data (the data folder): every job left `running` at start was interrupted. */
   exclusive: boolean;
   /** Calls `listener` with the id of each job that another process cancels (Postgres only; the data folder has no other process). */
   onCancel(listener: (id: string) => void): void;
+  /** Calls `listener` with the id of each job whose status or progress changes, in this process or (Postgres) any other. */
+  onChange(listener: (id: string) => void): void;
   /** Closes the stores and the queue and releases the data. */
   close(): Promise<void>;
 }

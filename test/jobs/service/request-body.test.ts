@@ -31,6 +31,7 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
         sha256: body.upload?.sha256 ?? null,
         filename: body.filename ?? null,
         key: idempotencyKey(request) ?? null,
+        ...(body.webhookUrl === undefined ? {} : { webhookUrl: body.webhookUrl }),
       };
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -62,11 +63,23 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
 
   it('names what is wrong with a JSON request', async () => {
     expect(await refusal(await postJson(['relief']))).toEqual({ code: 'invalid_request', message: 'the body must be a JSON object with "model" and "image_url"' });
-    expect((await refusal(await postJson({ model: 'relief', image_url: 'x', colour: 'red' }))).message).toBe('unknown field "colour"; a job takes "model" and "image_url"');
+    expect((await refusal(await postJson({ model: 'relief', image_url: 'x', colour: 'red' }))).message).toBe('unknown field "colour"; a job takes "model", "image_url" and "webhook_url"');
     expect((await refusal(await postJson({ model: 'relief' }))).message).toBe('field "image_url" is required (or upload the image as multipart/form-data)');
     expect((await refusal(await postJson({ model: 'relief', image_url: '' }))).message).toBe('field "image_url" must be a non-empty string');
     expect((await refusal(await postJson({ model: 'relief', image_url: 7 }))).message).toBe('field "image_url" must be a non-empty string');
     expect((await refusal(await postJson({ model: 'relief', image_url: `https://x.test/${'a'.repeat(4096)}` }))).message).toBe('field "image_url" is longer than 4096 characters');
+  });
+
+  it('reads webhook_url from JSON and multipart, and names it when it is not a usable string', async () => {
+    const hook = 'https://hooks.test/aso';
+    expect(await (await postJson({ model: 'relief', image_url: 'https://images.test/a.png', webhook_url: hook })).json()).toMatchObject({ webhookUrl: hook });
+    const form = await postForm((f) => (f.set('model', 'card'), f.set('webhook_url', hook), f.set('image', new Blob([Uint8Array.from([1])]), 'a.png')));
+    expect(await form.json()).toMatchObject({ model: 'card', webhookUrl: hook, byteLength: 1 });
+    expect((await refusal(await postJson({ model: 'relief', image_url: 'x', webhook_url: ['x'] }))).message).toBe('field "webhook_url" must be a non-empty string');
+    expect((await refusal(await postJson({ model: 'relief', image_url: 'x', webhook_url: `https://x.test/${'a'.repeat(4096)}` }))).message).toBe('field "webhook_url" is longer than 4096 characters');
+    expect((await refusal(await postForm((f) => (f.set('webhook_url', ''), f.set('image', new Blob([Uint8Array.from([1])]), 'a.png'))))).message).toBe(
+      'field "webhook_url" must be a non-empty string',
+    );
   });
 
   it('streams a multipart upload to a temporary file, with its size, SHA-256 and file name', async () => {
@@ -85,7 +98,7 @@ describe('readCreateRequest and idempotencyKey, behind a real fastify app', () =
       [(f) => f.set('image', new Blob([]), 'empty.png'), 'the uploaded "image" is empty'],
       [(f) => f.set('picture', image(), 'a.png'), 'unexpected file field "picture"; send the image in the field "image"'],
       [(f) => (f.set('image', image(), 'a.png'), f.set('image_url', 'https://x.test/a.png')), 'send either an "image" file or a JSON "image_url", not both'],
-      [(f) => (f.set('model', 'card'), f.set('colour', 'red')), 'unknown field "colour"; a multipart job takes "model" and "image"'],
+      [(f) => (f.set('model', 'card'), f.set('colour', 'red')), 'unknown field "colour"; a multipart job takes "model", "image" and "webhook_url"'],
     ];
     for (const [fill, message] of cases) expect((await refusal(await postForm(fill))).message).toBe(message);
     // A file already written for a request that is then refused is removed.
@@ -123,6 +136,9 @@ describe('requestHash', () => {
     expect(byUrl).toBe(requestHash('relief', { model: 'relief', imageUrl: 'https://x.test/a.png' }));
     expect(byUrl).not.toBe(requestHash('relief', { model: 'relief', imageUrl: 'https://x.test/b.png' }));
     expect(a).toMatch(/^[0-9a-f]{64}$/);
+    // A webhook is part of the request; without one the digest is the one stored before webhooks existed.
+    expect(requestHash('relief', { model: 'relief', imageUrl: 'https://x.test/a.png', webhookUrl: 'https://hooks.test/1' })).not.toBe(byUrl);
+    expect(byUrl).toBe(sha256Hex(new TextEncoder().encode(JSON.stringify({ model: 'relief', image_url: 'https://x.test/a.png' }))));
   });
 });
 

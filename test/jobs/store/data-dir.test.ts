@@ -20,15 +20,15 @@ describe('the data folder', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('lays out jobs, blobs, keys and the lock under one absolute folder', () => {
-    expect(dataPaths('/srv/jobs/')).toEqual({ root: '/srv/jobs', jobs: '/srv/jobs/jobs', blobs: '/srv/jobs/blobs', keys: '/srv/jobs/keys', lock: '/srv/jobs/service.lock' });
+  it('lays out jobs, blobs, keys, webhook deliveries and the lock under one absolute folder', () => {
+    expect(dataPaths('/srv/jobs/')).toEqual({ root: '/srv/jobs', jobs: '/srv/jobs/jobs', blobs: '/srv/jobs/blobs', keys: '/srv/jobs/keys', webhooks: '/srv/jobs/webhooks', lock: '/srv/jobs/service.lock' });
     expect(dataPaths('relative').root).toBe(join(process.cwd(), 'relative'));
   });
 
   it('opens every store in a new folder and holds its lock until released', async () => {
     const dir = fresh();
     const backend = await openFsBackend(dir);
-    expect((await readdir(dir)).sort()).toEqual(['blobs', 'jobs', 'keys', 'service.lock']);
+    expect((await readdir(dir)).sort()).toEqual(['blobs', 'jobs', 'keys', 'service.lock', 'webhooks']);
     expect(await readFile(join(dir, 'service.lock'), 'utf8')).toBe(`${process.pid}\n`);
     await expect(openFsBackend(dir)).rejects.toThrow(`the data folder is in use by another job service (process ${process.pid}, lock file ${join(dir, 'service.lock')})`);
     await backend.close();

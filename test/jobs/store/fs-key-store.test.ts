@@ -14,13 +14,13 @@ describe('FsKeyStore', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('makes a key it never stores: the file is named by its SHA-256 and holds only the hash', async () => {
+  it('makes a key it never stores: the file is named by its SHA-256 and holds only the hash, and the webhook secret', async () => {
     const dir = fresh();
     const store = await FsKeyStore.open(dir);
     const { key, record } = await store.create('  Ada  ');
     expect(key).toMatch(/^aso_sk_[A-Za-z0-9_-]{43}$/);
     const hash = createHash('sha256').update(key).digest('hex');
-    expect(record).toEqual({ id: `key_${hash.slice(0, 16)}`, name: 'Ada', hash, createdAt: expect.any(String), revokedAt: null });
+    expect(record).toEqual({ id: `key_${hash.slice(0, 16)}`, name: 'Ada', hash, createdAt: expect.any(String), revokedAt: null, webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
     expect(await readdir(dir)).toEqual([`${hash}.json`]);
     const file = await readFile(join(dir, `${hash}.json`), 'utf8');
     expect(JSON.parse(file)).toEqual(record);

@@ -1,11 +1,19 @@
-// The dashboard: signs in with an API key (kept in this tab's sessionStorage only) and lists the key's jobs.
+// The dashboard: signs in with an API key (kept in this tab's sessionStorage only) and lists the key's jobs; an
+// unfinished job is followed through its event stream, or the list is read again every few seconds without one.
+import { createParser } from '/assets/eventsource-parser.js';
+
 const STORE = 'aso-jobs-key';
+// A browser opens about six connections to one host: streams take a few, the rest of the page keeps the others.
+const MAX_STREAMS = 4;
+const FINAL = new Set(['succeeded', 'failed', 'canceled']);
 const signin = document.getElementById('signin');
 const signout = document.getElementById('signout');
 const jobsSection = document.getElementById('jobs');
 const rows = document.getElementById('job-rows');
 const message = document.getElementById('message');
 let timer;
+const streams = new Map();
+let streamsOffered = true;
 
 function key() {
   return sessionStorage.getItem(STORE);
@@ -74,6 +82,47 @@ async function save(job) {
   }
 }
 
+function update(job) {
+  const current = rows.querySelector(`tr[data-job="${CSS.escape(job.id)}"]`);
+  if (current) current.replaceWith(row(job));
+}
+
+// Reads the job's events until it finishes; a service without them, or a stream that ends early, leaves the job to polling.
+async function follow(id) {
+  const controller = new AbortController();
+  streams.set(id, controller);
+  let finished = false;
+  try {
+    const response = await fetch(`/v1/jobs/${encodeURIComponent(id)}/events`, { headers: { authorization: `Bearer ${key()}`, accept: 'text/event-stream' }, signal: controller.signal });
+    if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+      streamsOffered = false;
+      return;
+    }
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.event !== undefined && event.event !== 'job') return;
+        const job = JSON.parse(event.data);
+        update(job);
+        finished = FINAL.has(job.status);
+      },
+    });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.feed(value);
+    }
+  } catch {
+    // the connection broke: polling takes over below
+  } finally {
+    if (streams.get(id) === controller) streams.delete(id);
+    if (!finished && !controller.signal.aborted && key()) {
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 1500);
+    }
+  }
+}
+
 async function refresh() {
   clearTimeout(timer);
   try {
@@ -81,7 +130,9 @@ async function refresh() {
     rows.replaceChildren(...data.map(row));
     document.getElementById('empty').hidden = data.length > 0;
     message.textContent = '';
-    if (data.some((j) => j.status === 'queued' || j.status === 'running')) timer = setTimeout(refresh, 1500);
+    const active = data.filter((j) => !FINAL.has(j.status));
+    for (const job of active) if (streamsOffered && !streams.has(job.id) && streams.size < MAX_STREAMS) void follow(job.id);
+    if (active.some((j) => !streams.has(j.id))) timer = setTimeout(refresh, 1500);
   } catch (err) {
     message.textContent = err.message;
     if (/401/.test(err.message) || /api_key/.test(err.message)) show(false);
@@ -94,6 +145,8 @@ function show(signedIn) {
   jobsSection.hidden = !signedIn;
   if (!signedIn) {
     clearTimeout(timer);
+    for (const controller of streams.values()) controller.abort();
+    streams.clear();
     rows.replaceChildren();
   }
 }

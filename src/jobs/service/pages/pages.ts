@@ -1,7 +1,9 @@
 /** The HTML pages: home, sign-up (when open) and the dashboard. */
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { MODEL_CATALOG } from '../../models/catalog.ts';
+import { CATALOG_NOTE, MODEL_CATALOG } from '../../models/catalog.ts';
 import type { KeyStore } from '../../store/types.ts';
 import { ApiError } from '../api-error.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
@@ -15,12 +17,18 @@ export interface PageDeps {
   windowMs: number;
 }
 
-const ASSETS: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'style.css': 'text/css; charset=utf-8' };
+const ASSETS: Record<string, string> = { 'dashboard.js': 'text/javascript; charset=utf-8', 'style.css': 'text/css; charset=utf-8', 'eventsource-parser.js': 'text/javascript; charset=utf-8' };
+
+/** The files of `ASSETS`: this folder's own, and the browser build of the event stream parser the dashboard imports. */
+function assetPath(name: string): string | URL {
+  if (name !== 'eventsource-parser.js') return new URL(`./${name}`, import.meta.url);
+  return join(dirname(createRequire(import.meta.url).resolve('eventsource-parser/package.json')), 'dist', 'index.js');
+}
 
 /** Registers the pages on `app`. */
 export async function pageRoutes(app: FastifyInstance, deps: PageDeps): Promise<void> {
   const assets = new Map<string, string>();
-  for (const name of Object.keys(ASSETS)) assets.set(name, await readFile(new URL(`./${name}`, import.meta.url), 'utf8'));
+  for (const name of Object.keys(ASSETS)) assets.set(name, await readFile(assetPath(name), 'utf8'));
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -33,9 +41,10 @@ export async function pageRoutes(app: FastifyInstance, deps: PageDeps): Promise<
   app.get('/', async (_request, reply) => {
     const models = MODEL_CATALOG.map((m) => `<li><code>${escapeHtml(m.id)}</code> — ${escapeHtml(m.description)} (${m.format})</li>`).join('\n');
     const body = `<h1>Reference image-to-3D job service</h1>
-<p>Submit an image with <code>POST /v1/jobs</code>, poll <code>GET /v1/jobs/{id}</code>, download the asset from its <code>download_url</code>. Every <code>/v1</code> call takes <code>Authorization: Bearer &lt;API key&gt;</code>.</p>
+<p>Submit an image with <code>POST /v1/jobs</code> (with a <code>webhook_url</code> to be told of each change), follow <code>GET /v1/jobs/{id}/events</code> or poll <code>GET /v1/jobs/{id}</code>, download the asset from its <code>download_url</code>. Every <code>/v1</code> call takes <code>Authorization: Bearer &lt;API key&gt;</code>.</p>
 <p>${deps.openSignup ? '<a href="/signup">Sign up for an API key</a> or' : 'Ask the operator for an API key, then'} <a href="/dashboard">open the dashboard</a>.</p>
 <h2>Models</h2>
+<p>${escapeHtml(CATALOG_NOTE)}</p>
 <ul>
 ${models}
 </ul>`;
