@@ -37,9 +37,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const controller = new AbortController();
   let interrupts = 0;
   const stop = (signal: NodeJS.Signals): void => {
-    // The first Ctrl-C stops at the next safe point and keeps the job for --resume; a second one exits at once.
+    // The first Ctrl-C stops at the next safe point: a job is kept for --resume, a task is canceled where its provider can. A second one exits at once.
     if (++interrupts > 1) process.exit(130);
-    process.stderr.write(`\n${signal}: stopping; the job is kept for --resume (press Ctrl-C again to quit at once)\n`);
+    process.stderr.write(`\n${signal}: stopping; the job is kept for --resume, or canceled where its provider can (press Ctrl-C again to quit at once)\n`);
     controller.abort(new Error(`${signal} received`));
   };
   process.on('SIGINT', stop);

@@ -1,5 +1,6 @@
 /** The settings of one publish, as `npm run submit` parses them from its arguments. */
 import { parseArgs } from 'node:util';
+import { PROVIDER_NAMES, type OptionValue, type ProviderName } from '../jobs/providers/provider.ts';
 import { usageError } from './publish-error.ts';
 
 /** How the next version number is chosen for an existing object. */
@@ -9,11 +10,16 @@ export type Bump = 'patch' | 'minor' | 'major';
 export interface SubmitOptions {
   /** The folder that holds `registry/` (the repository's top folder for a commit). */
   cwd: string;
-  /** Environment: ASO_API_KEY, ASO_API_URL, REGISTRY_URL, ASO_REGISTRY_DIR, ASO_CACHE_DIR. */
+  /** Environment: ASO_API_KEY, ASO_API_URL, REGISTRY_URL, ASO_REGISTRY_DIR, ASO_CACHE_DIR, and each provider's key and base URL. */
   env?: Record<string, string | undefined>;
   /** A local image path or an http(s) URL. */
   image?: string;
+  /** Who makes the asset: this project's job API (`aso`, the default) or a hosted generator. */
+  provider?: ProviderName;
+  /** The model id: a catalog entry of the job API, or the vendor's model id. */
   model?: string;
+  /** `--option key=value`: documented options of the vendor's model, sent with the task and recorded. */
+  options?: Record<string, OptionValue>;
   object?: string;
   name?: string;
   description?: string;
@@ -43,21 +49,27 @@ export interface SubmitOptions {
   retries?: number;
   /** Backoff of polls and retries in milliseconds (tests make it short). */
   backoff?: { initialMs: number; maxMs: number };
+  /** The longest wait a hosted generator's `Retry-After` is honoured for, in milliseconds; default 60 s (tests make it short). */
+  maxRetryAfterMs?: number;
 }
 
 /** The usage text. */
 export const SUBMIT_USAGE = `usage: npm run submit -- --image <path or URL> --model <id> --object <id>
+         [--provider aso|meshy|tripo|fal|replicate] [--option key=value ...]
          [--name <text>] [--description <text>] [--tags a,b] [--license <SPDX>]
          [--bump patch|minor|major | --version <x.y.z>] [--api <base URL>] [--publisher <label>]
          [--timeout <seconds>] [--max-asset-mb <MiB>] [--no-commit]
-       npm run submit -- --resume <job id> [--api <base URL>] [--timeout <seconds>] [--max-asset-mb <MiB>] [--no-commit]
+       npm run submit -- --resume <job or task id> [--provider <name>] [--api <base URL>] [--timeout <seconds>] [--max-asset-mb <MiB>] [--no-commit]
        npm run submit -- --correct <id>@<version> --reason <text>
          [--name] [--description] [--tags] [--license] [--bump | --version] [--publisher] [--no-commit]
-environment: ASO_API_KEY (the API key), ASO_API_URL (the job API; unset: the built-in service)`;
+environment: ASO_API_KEY (the API key), ASO_API_URL (the job API; unset: the built-in service);
+             MESHY_API_KEY, TRIPO_API_KEY, FAL_KEY, REPLICATE_API_TOKEN (a provider's key);
+             MESHY_BASE_URL, TRIPO_BASE_URL, FAL_BASE_URL, REPLICATE_BASE_URL (a provider's API; default its public one)
+providers: docs/providers.md`;
 
 /** Parses the arguments of `npm run submit` (everything but `cwd`, `env` and `signal`); throws a usage PublishError. */
 export function parseSubmitArgs(argv: readonly string[]): Omit<SubmitOptions, 'cwd'> & { help?: boolean } {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -65,7 +77,9 @@ export function parseSubmitArgs(argv: readonly string[]): Omit<SubmitOptions, 'c
       allowPositionals: false,
       options: {
         image: { type: 'string' },
+        provider: { type: 'string' },
         model: { type: 'string' },
+        option: { type: 'string', multiple: true },
         object: { type: 'string' },
         name: { type: 'string' },
         description: { type: 'string' },
@@ -105,10 +119,17 @@ export function parseSubmitArgs(argv: readonly string[]): Omit<SubmitOptions, 'c
     maxAssetBytes = mb * 1024 * 1024;
   }
   const tags = str('tags');
+  const provider = str('provider');
+  if (provider !== undefined && !(PROVIDER_NAMES as readonly string[]).includes(provider)) {
+    throw usageError(`--provider must be ${PROVIDER_NAMES.slice(0, -1).join(', ')} or ${PROVIDER_NAMES.at(-1)}, not "${provider}"`);
+  }
+  const option = values.option as string[] | undefined;
   return {
     ...(values.help ? { help: true } : {}),
     image: str('image'),
+    ...(provider !== undefined ? { provider: provider as ProviderName } : {}),
     model: str('model'),
+    ...(option !== undefined ? { options: parseProviderOptions(option) } : {}),
     object: str('object'),
     name: str('name'),
     description: str('description'),
@@ -139,4 +160,34 @@ export function parseTags(text: string): string[] {
     seen.add(t);
   }
   return tags;
+}
+
+/**
+ * `--option key=value` items as the options object sent to a provider: `true`, `false`, `null`, numbers and JSON
+ * arrays, objects or quoted strings as JSON, anything else as the string it is.
+ */
+export function parseProviderOptions(items: readonly string[]): Record<string, OptionValue> {
+  const options: Record<string, OptionValue> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    const key = eq < 0 ? '' : item.slice(0, eq).trim();
+    if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(key)) throw usageError(`--option "${item}" must be key=value, with a key of letters, digits and _ . -`);
+    if (Object.hasOwn(options, key)) throw usageError(`--option ${key} is given twice`);
+    options[key] = optionValue(key, item.slice(eq + 1));
+  }
+  return options;
+}
+
+function optionValue(key: string, text: string): OptionValue {
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (text === 'null') return null;
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return Number(text);
+  if (/^[[{"]/.test(text)) {
+    try {
+      return JSON.parse(text) as OptionValue;
+    } catch (error) {
+      throw usageError(`--option ${key}: the value starts like JSON but is not (${(error as Error).message})`);
+    }
+  }
+  return text;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PublishError } from '../../src/publish/publish-error.ts';
-import { parseSubmitArgs, parseTags } from '../../src/publish/submit-options.ts';
+import { parseProviderOptions, parseSubmitArgs, parseTags } from '../../src/publish/submit-options.ts';
 
 /** The PublishError a call throws. */
 function thrown(call: () => unknown): PublishError {
@@ -65,5 +65,26 @@ describe('parseTags', () => {
 
   it('refuses a tag given twice', () => {
     expect(thrown(() => parseTags('a,b, a')).message).toBe('--tags names "a" twice; tags must be unique');
+  });
+});
+
+describe('--provider and --option', () => {
+  it('reads the provider and every option, typed as JSON where they read as JSON', () => {
+    const parsed = parseSubmitArgs([
+      '--provider', 'meshy', '--model', 'meshy-6', '--option', 'target_polycount=30000', '--option', 'should_texture=false',
+      '--option', 'topology=quad', '--option', 'images=["@image"]', '--option', 'seed="42"', '--option', 'texture_prompt=wood, oiled',
+    ]);
+    expect(parsed).toMatchObject({ provider: 'meshy', model: 'meshy-6' });
+    expect(parsed.options).toEqual({ target_polycount: 30000, should_texture: false, topology: 'quad', images: ['@image'], seed: '42', texture_prompt: 'wood, oiled' });
+    expect(parseSubmitArgs([])).not.toHaveProperty('provider');
+    expect(parseSubmitArgs([])).not.toHaveProperty('options');
+  });
+
+  it('refuses an unknown provider and a malformed or repeated option, naming them', () => {
+    expect(thrown(() => parseSubmitArgs(['--provider', 'nerfstudio'])).message).toBe('--provider must be aso, meshy, tripo, fal or replicate, not "nerfstudio"');
+    expect(thrown(() => parseProviderOptions(['polycount'])).message).toBe('--option "polycount" must be key=value, with a key of letters, digits and _ . -');
+    expect(thrown(() => parseProviderOptions(['=3'])).exitCode).toBe(2);
+    expect(thrown(() => parseProviderOptions(['a=1', 'a=2'])).message).toBe('--option a is given twice');
+    expect(thrown(() => parseProviderOptions(['a={oops'])).message).toMatch(/^--option a: the value starts like JSON but is not \(/);
   });
 });
