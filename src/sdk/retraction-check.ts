@@ -6,12 +6,12 @@
 import type { ApiVersion, ApiVersionSummary } from '../core/documents/api-types.ts';
 import { apiPaths, encodePath } from '../core/format/paths.ts';
 import { CHECKPOINT_PATH, type Checkpoint } from '../core/log/checkpoint.ts';
-import { parseRetractions, RETRACTIONS_FILE, type Retracted, type RetractionEntry } from '../core/log/retractions.ts';
+import { RETRACTIONS_FILE, type Retracted, type RetractionEntry } from '../core/log/retractions.ts';
 import {
   extendsCommitment,
   findRetractionsCommitment,
   formatRetractionsLine,
-  retractionsCommitment,
+  readCommittedRetractions,
   type RetractionsCommitment,
 } from '../core/log/retractions-commitment.ts';
 import { IntegrityError, LogError, NetworkError } from './errors.ts';
@@ -79,23 +79,17 @@ export function createRetractionCheck(known: Checkpoint | null): RetractionCheck
   async function readFile(committed: RetractionsCommitment, ctx: LogContext): Promise<VerifiedRetractions> {
     const url = `${ctx.origin}/${RETRACTIONS_FILE}`;
     const bytes = committed.count === 0 ? new Uint8Array() : await fetchBytes(url, ctx);
-    const actual = retractionsCommitment(bytes);
-    if (actual.hash !== committed.hash || actual.count !== committed.count) {
-      throw new IntegrityError(url, 'the retractions file', { hash: committed.hash }, { hash: actual.hash, byteLength: bytes.byteLength });
+    const read = readCommittedRetractions(bytes, committed);
+    if ('actual' in read) {
+      throw new IntegrityError(url, 'the retractions file', { hash: committed.hash }, { hash: read.actual.hash, byteLength: bytes.byteLength });
     }
     if (floor && !extendsCommitment(bytes, floor)) {
       throw new LogError(url, `its first ${floor.count} lines are not the retractions of a checkpoint seen before: retractions were rewritten`);
     }
     floor = committed;
-    if (bytes.byteLength === 0) return EMPTY;
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw new LogError(url, 'the retractions file the checkpoint commits to is not UTF-8');
-    }
-    const { entries, problems } = parseRetractions(text);
-    if (problems.length) throw new LogError(url, `the retractions file the checkpoint commits to is not valid: line ${problems[0]!.line}: ${problems[0]!.message}`);
+    if ('problem' in read) throw new LogError(url, `the retractions file the checkpoint commits to ${read.problem}`);
+    const { entries } = read;
+    if (entries.length === 0) return EMPTY;
     return new Map(entries.map((e) => [`${e.id}@${e.version}`, e]));
   }
 

@@ -7,8 +7,8 @@
 import { checkpointOriginProblem, openCheckpoint, type OpenedCheckpoint } from '../core/log/checkpoint.ts';
 import { toOrigin } from '../core/format/paths.ts';
 import { parsePublisherKeys, publicationSignatureProblem } from '../core/log/publication-signature.ts';
-import { parseRetractions, RETRACTIONS_FILE } from '../core/log/retractions.ts';
-import { findRetractionsCommitment, retractionsCommitment } from '../core/log/retractions-commitment.ts';
+import { RETRACTIONS_FILE } from '../core/log/retractions.ts';
+import { findRetractionsCommitment, readCommittedRetractions } from '../core/log/retractions-commitment.ts';
 import { parseVerifierKey } from '../core/log/signed-note.ts';
 import type { FetchTile } from '../core/log/tlog-tiles.ts';
 import { logEntry, versionLogProblems } from '../core/log/version-log.ts';
@@ -127,9 +127,10 @@ async function checkRetraction(config: LogViewConfig, { url, opened }: ReadCheck
       return failed(`${RETRACTIONS_FILE} could not be read (${(error as Error).message})`);
     }
   }
-  if (retractionsCommitment(bytes).hash !== committed.hash) return failed(`${RETRACTIONS_FILE} is not the file the signed checkpoint commits to`);
-  const { entries, problems } = parseRetractions(new TextDecoder().decode(bytes));
-  if (problems.length) return failed(`${RETRACTIONS_FILE} line ${problems[0]!.line}: ${problems[0]!.message}`);
+  const read = readCommittedRetractions(bytes, committed);
+  if ('actual' in read) return failed(`${RETRACTIONS_FILE} is not the file the signed checkpoint commits to`);
+  if ('problem' in read) return failed(`${RETRACTIONS_FILE} ${read.problem}`);
+  const { entries } = read;
   const { id, version, recordHash } = config.expected;
   const entry = entries.find((e) => e.id === id && e.version === version && e.recordHash === recordHash);
   if (!entry) return { state: 'verified', text: 'Not retracted, as the signed checkpoint commits' };

@@ -6,6 +6,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { isSri, sriFromDigest } from '../format/sri.ts';
+import { parseRetractions, type RetractionEntry } from './retractions.ts';
 
 /** The first word of the extension line. */
 const RETRACTIONS_EXTENSION = 'retractions';
@@ -69,4 +70,26 @@ export function extendsCommitment(bytes: Uint8Array, earlier: RetractionsCommitm
     end = at + 1;
   }
   return sriFromDigest(sha256(bytes.subarray(0, end))) === earlier.hash;
+}
+
+/** What a retractions file read against a commitment holds: its entries, other bytes than committed, or why it is no valid file. */
+export type CommittedRetractions = { entries: RetractionEntry[] } | { actual: RetractionsCommitment } | { problem: string };
+
+/**
+ * Reads `bytes` as the retractions file `committed` names: its entries; or `actual`, the commitment of bytes that are
+ * not that file; or the `problem` of the committed file itself (`is not UTF-8`, `is not valid: line N: ...`).
+ */
+export function readCommittedRetractions(bytes: Uint8Array, committed: RetractionsCommitment): CommittedRetractions {
+  const actual = retractionsCommitment(bytes);
+  if (actual.hash !== committed.hash || actual.count !== committed.count) return { actual };
+  if (bytes.byteLength === 0) return { entries: [] };
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { problem: 'is not UTF-8' };
+  }
+  const { entries, problems } = parseRetractions(text);
+  const first = problems[0];
+  return first ? { problem: `is not valid: line ${first.line}: ${first.message}` } : { entries };
 }

@@ -8,6 +8,7 @@ import {
   findRetractionsCommitment,
   formatRetractionsLine,
   parseRetractionsLine,
+  readCommittedRetractions,
   retractionsCommitment,
 } from '../../../src/core/log/retractions-commitment.ts';
 import { generateKey } from '../../../src/core/log/signed-note.ts';
@@ -80,5 +81,27 @@ describe('extendsCommitment', () => {
     expect(extendsCommitment(one, retractionsCommitment(two))).toBe(false);
     expect(extendsCommitment(file(entry('lamp', '2.0.0'), entry('chair', '1.0.0')), retractionsCommitment(one))).toBe(false);
     expect(extendsCommitment(new Uint8Array(), retractionsCommitment(one))).toBe(false);
+  });
+});
+
+describe('readCommittedRetractions', () => {
+  it('gives the entries of the committed file, and none for the empty file', () => {
+    const bytes = file(entry('chair', '1.0.0'), entry('lamp', '2.0.0'));
+    expect(readCommittedRetractions(bytes, retractionsCommitment(bytes))).toEqual({ entries: [entry('chair', '1.0.0'), entry('lamp', '2.0.0')] });
+    expect(readCommittedRetractions(new Uint8Array(), retractionsCommitment(new Uint8Array()))).toEqual({ entries: [] });
+  });
+
+  it('gives the commitment of other bytes, even with the same count', () => {
+    const committed = retractionsCommitment(file(entry('chair', '1.0.0')));
+    const other = file(entry('lamp', '1.0.0'));
+    expect(readCommittedRetractions(other, committed)).toEqual({ actual: retractionsCommitment(other) });
+  });
+
+  it('says why the committed file itself is not valid', () => {
+    const latin1 = new Uint8Array([...file(entry('chair', '1.0.0')).subarray(0, 20), 0xe9, 0x0a]);
+    expect(readCommittedRetractions(latin1, retractionsCommitment(latin1))).toEqual({ problem: 'is not UTF-8' });
+    const broken = encoder.encode(`${retractionLine(entry('chair', '1.0.0'))}\n{"id":1}\n`);
+    const read = readCommittedRetractions(broken, retractionsCommitment(broken));
+    expect(read).toMatchObject({ problem: expect.stringMatching(/^is not valid: line 2: /) });
   });
 });
