@@ -3,9 +3,9 @@
  * asks, else backing off), other errors in the vendor's own words, and results streamed to disk within a size limit.
  */
 import { tmpdir } from 'node:os';
-import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep, type BackoffOptions } from '../client/backoff.ts';
+import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep } from '../client/backoff.ts';
 import { JobApiError } from '../client/job-api-error.ts';
-import { DEFAULT_MAX_ASSET_BYTES, streamToFile } from '../client/job-client.ts';
+import { DEFAULT_MAX_ASSET_BYTES, streamToFile, type JobClientOptions } from '../client/job-client.ts';
 
 /** A retry about to happen, for the progress lines. */
 export interface RetryInfo {
@@ -16,20 +16,8 @@ export interface RetryInfo {
   askedMs?: number;
 }
 
-/** Transport settings every adapter takes from the publish. */
-export interface TransportOptions {
-  /** Attempts after the first for 429, 5xx, network errors and unreadable answers; default 4. */
-  retries?: number;
-  backoff?: BackoffOptions;
-  /** The longest wait a vendor may ask for before a retry, in milliseconds; default 60 s. */
-  maxRetryAfterMs?: number;
-  /** Time allowed for one request, in milliseconds; default 30 s. */
-  requestTimeoutMs?: number;
-  /** The largest result downloaded, in bytes. */
-  maxAssetBytes?: number;
-  tempDir?: string;
-  /** Aborts every request and wait (Ctrl-C). */
-  signal?: AbortSignal;
+/** Transport settings every adapter takes from the publish: the job client's, with the vendor's own wait in each retry. */
+export interface TransportOptions extends Omit<JobClientOptions, 'baseUrl' | 'apiKey' | 'onRetry'> {
   onRetry?: (info: RetryInfo) => void;
 }
 
