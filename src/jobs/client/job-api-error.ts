@@ -38,3 +38,9 @@ export function unauthorizedMessage(apiMessage: string): string {
     'or leave ASO_API_URL and --api unset to use the built-in service'
   );
 }
+
+/** A short, printable excerpt of an unexpected body, for error messages. */
+export function bodyExcerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 80)}...` : flat || '(empty body)';
+}

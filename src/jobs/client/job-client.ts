@@ -4,7 +4,9 @@ import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep, type BackoffOptions } from './backoff.ts';
-import { JobApiError, unauthorizedMessage } from './job-api-error.ts';
+import { bodyExcerpt, JobApiError, unauthorizedMessage } from './job-api-error.ts';
+import { parseHttpBaseUrl } from './http-base-url.ts';
+import { Retryable } from './retryable.ts';
 import { readJobEvents, type JobEvent } from './job-events.ts';
 import { parseJob, parseModelList, type ApiJob, type ApiModel } from './parse-job.ts';
 
@@ -46,18 +48,6 @@ export interface VerifiedAsset {
   mediaType: string | null;
 }
 
-/** Something went wrong that another attempt may fix. */
-class Retryable extends Error {
-  constructor(
-    readonly kind: 'http' | 'network' | 'garbage',
-    message: string,
-    readonly waitMs?: number,
-    readonly status?: number,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Reads a JSON error body `{ error: { code, message } }`, or undefined. */
 function apiError(text: string): { code: string; message: string } | undefined {
@@ -70,11 +60,6 @@ function apiError(text: string): { code: string; message: string } | undefined {
   return undefined;
 }
 
-/** A short, printable excerpt of an unexpected body. */
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 80)}...` : flat || '(empty body)';
-}
 
 /** The job API client. */
 export class JobClient {
@@ -82,15 +67,9 @@ export class JobClient {
   private readonly options: JobClientOptions;
 
   constructor(options: JobClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new JobApiError('http', `the job API URL "${options.baseUrl}" is not an absolute URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JobApiError('http', `the job API URL "${options.baseUrl}" must use http or https`);
+    const { origin, path } = parseHttpBaseUrl(options.baseUrl, 'the job API URL');
     // Paths start with /v1: a base URL given with it (`https://host/v1`) means the same API.
-    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '')}`;
+    this.baseUrl = `${origin}${path.replace(/\/v1$/, '')}`;
     this.options = options;
   }
 
@@ -220,7 +199,7 @@ export class JobClient {
       try {
         value = JSON.parse(text);
       } catch {
-        throw new Retryable('garbage', `${method} ${path} answered ${res.status} with a body that is not JSON: ${excerpt(text)}`);
+        throw new Retryable('garbage', `${method} ${path} answered ${res.status} with a body that is not JSON: ${bodyExcerpt(text)}`);
       }
       const parsed = parse(value);
       if (typeof parsed === 'string') throw new Retryable('garbage', `${method} ${path} answered with ${what} that is not as documented: ${parsed}`);
@@ -231,11 +210,11 @@ export class JobClient {
   /** The error for a response with an error status: retryable for 429 and 5xx, final otherwise. */
   private statusError(res: Response, text: string, action: string): Error {
     const err = apiError(text);
-    const detail = err ? `${err.code}: ${err.message}` : excerpt(text);
+    const detail = err ? `${err.code}: ${err.message}` : bodyExcerpt(text);
     if (res.status === 429 || res.status >= 500) {
       return new Retryable('http', `${action} answered ${res.status} (${detail})`, retryAfterMs(res.headers.get('retry-after')), res.status, err?.code);
     }
-    if (res.status === 401) return new JobApiError('http', unauthorizedMessage(err?.message ?? excerpt(text)), 401, err?.code);
+    if (res.status === 401) return new JobApiError('http', unauthorizedMessage(err?.message ?? bodyExcerpt(text)), 401, err?.code);
     return new JobApiError('http', `${action} answered ${res.status} (${detail})`, res.status, err?.code);
   }
 

@@ -8,10 +8,10 @@
  * the endpoint id. The key goes as `Authorization: Key <FAL_KEY>`; the image as a data URI, which file inputs accept.
  */
 import { JobApiError } from '../client/job-api-error.ts';
-import { outputFiles } from './find-glb-url.ts';
+import { glbUrlOf } from './find-glb-url.ts';
 import { followTask } from './follow-task.ts';
 import { hostedModel, placeImage, record } from './hosted-model.ts';
-import { ProviderSetupError, ResultRejected, type Provider, type ProviderTask, type TaskStatus } from './provider.ts';
+import { ProviderSetupError, type Provider, type ProviderTask, type TaskStatus } from './provider.ts';
 import { dataUri, sendableImage } from './task-image.ts';
 import { NotDocumented, VendorHttp, type HostedOptions } from './vendor-http.ts';
 
@@ -86,12 +86,7 @@ export function createFalProvider(options: HostedOptions): Provider {
         const kind = answer.headers.get('x-fal-error-type') ?? record(answer.body)?.error_type;
         throw new JobApiError('http', `${taskName(task.id)} failed: ${errorText(answer.body) ?? `status ${answer.status}`}${typeof kind === 'string' ? ` (${kind})` : ''}`, undefined, 'task_failed');
       }
-      const files = outputFiles(answer.body);
-      const url = files.glb[0];
-      if (!url) {
-        const has = files.others.length ? `it has ${files.others.join(', ')}` : 'it has no file at all';
-        throw new ResultRejected(`the result of ${taskName(task.id)} names no GLB file (${has}); choose an endpoint or options that output GLB`);
-      }
+      const url = glbUrlOf(answer.body, `the result of ${taskName(task.id)}`, 'an endpoint');
       const file = await http.download(url, `the GLB of ${taskName(task.id)}`);
       return { ...file, format: 'glb' };
     },

@@ -2,6 +2,7 @@
  * The GLB in a model's output, where the output's shape belongs to the model (fal endpoints, Replicate models): a file
  * object `{ url, content_type, file_name }` or a plain URL string, found by its media type or its `.glb` name.
  */
+import { ResultRejected } from './provider.ts';
 
 /** What an output holds: the GLB URLs in document order, and the names of the other files (for a message). */
 interface OutputFiles {
@@ -52,4 +53,16 @@ export function outputFiles(output: unknown): OutputFiles {
   };
   walk(output, 0);
   return found;
+}
+
+/**
+ * The first GLB URL in `output`; else a {@link ResultRejected} naming the files it has instead. `what` names the output
+ * (`the result of fal request ...`), `choosing` what the publisher chooses instead (`an endpoint`, `a model`).
+ */
+export function glbUrlOf(output: unknown, what: string, choosing: string): string {
+  const files = outputFiles(output);
+  const url = files.glb[0];
+  if (url) return url;
+  const has = files.others.length ? `it has ${files.others.join(', ')}` : 'it has no file at all';
+  throw new ResultRejected(`${what} names no GLB file (${has}); choose ${choosing} or options that output GLB`);
 }

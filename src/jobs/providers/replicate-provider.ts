@@ -7,10 +7,10 @@
  * `{"detail": "Request was throttled. Your rate limit resets in ~30s."}`. The image goes as a data URI under 1 MB,
  * else through `POST /v1/files` (multipart `content`, answers `urls.get`). The key goes as `Bearer`.
  */
-import { outputFiles } from './find-glb-url.ts';
+import { glbUrlOf } from './find-glb-url.ts';
 import { followTask } from './follow-task.ts';
 import { hostedModel, placeImage, record } from './hosted-model.ts';
-import { ProviderSetupError, ResultRejected, type Provider, type ProviderTask, type TaskStatus } from './provider.ts';
+import { ProviderSetupError, type Provider, type ProviderTask, type TaskStatus } from './provider.ts';
 import { dataUri, sendableImage } from './task-image.ts';
 import { NotDocumented, VendorHttp, type HostedOptions } from './vendor-http.ts';
 
@@ -101,12 +101,7 @@ export function createReplicateProvider(options: HostedOptions, dataUriLimit = D
     get,
     follow: (first, follow) => followTask(get, first, taskName(first.id), follow),
     async result(task) {
-      const files = outputFiles(record(task.raw)?.output);
-      const url = files.glb[0];
-      if (!url) {
-        const has = files.others.length ? `it has ${files.others.join(', ')}` : 'it has no file at all';
-        throw new ResultRejected(`the output of ${taskName(task.id)} names no GLB file (${has}); choose a model or options that output GLB`);
-      }
+      const url = glbUrlOf(record(task.raw)?.output, `the output of ${taskName(task.id)}`, 'a model');
       const file = await http.download(url, `the GLB of ${taskName(task.id)}`);
       return { ...file, format: 'glb' };
     },

@@ -4,7 +4,9 @@
  */
 import { tmpdir } from 'node:os';
 import { backoffDelay, retryAfterMs, RETRY_BACKOFF, sleep } from '../client/backoff.ts';
-import { JobApiError } from '../client/job-api-error.ts';
+import { bodyExcerpt, JobApiError } from '../client/job-api-error.ts';
+import { parseHttpBaseUrl } from '../client/http-base-url.ts';
+import { Retryable } from '../client/retryable.ts';
 import { DEFAULT_MAX_ASSET_BYTES, streamToFile, type JobClientOptions } from '../client/job-client.ts';
 
 /** A retry about to happen, for the progress lines. */
@@ -61,23 +63,7 @@ interface VendorRequest {
 /** Thrown by a reader: the answer is not what the vendor documents. */
 export class NotDocumented extends Error {}
 
-/** Something another attempt may fix. */
-class Retryable extends Error {
-  constructor(
-    readonly kind: 'http' | 'network' | 'garbage',
-    message: string,
-    readonly waitMs?: number,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
 
-/** A short, printable excerpt of an unexpected body. */
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 80 ? `${flat.slice(0, 80)}...` : flat || '(empty body)';
-}
 
 /** The API of one vendor. */
 export class VendorHttp {
@@ -85,15 +71,9 @@ export class VendorHttp {
   private readonly origin: string;
 
   constructor(private readonly options: VendorHttpOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new JobApiError('http', `the ${options.vendor} base URL "${options.baseUrl}" is not an absolute URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new JobApiError('http', `the ${options.vendor} base URL "${options.baseUrl}" must use http or https`);
-    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-    this.origin = url.origin;
+    const { origin, path } = parseHttpBaseUrl(options.baseUrl, `the ${options.vendor} base URL`);
+    this.baseUrl = `${origin}${path}`;
+    this.origin = origin;
   }
 
   /** `path` under the base URL; an absolute URL the vendor handed out is used as it is. */
@@ -122,7 +102,7 @@ export class VendorHttp {
         parsed = false;
       }
       if (res.ok || request.accept?.(res)) {
-        if (!parsed) throw new Retryable('garbage', `${this.options.vendor}: ${shown} answered ${res.status} with a body that is not JSON: ${excerpt(text)}`);
+        if (!parsed) throw new Retryable('garbage', `${this.options.vendor}: ${shown} answered ${res.status} with a body that is not JSON: ${bodyExcerpt(text)}`);
         try {
           return read({ status: res.status, body: value, headers: res.headers });
         } catch (error) {
@@ -189,7 +169,7 @@ export class VendorHttp {
   /** The error for a response with an error status: retryable for 429 and 5xx, final otherwise. */
   private statusError(res: Response, value: unknown, text: string, action: string): Error {
     const { vendor, keyVariable } = this.options;
-    const detail = (value !== undefined ? this.options.errorText(value) : undefined) ?? excerpt(text);
+    const detail = (value !== undefined ? this.options.errorText(value) : undefined) ?? bodyExcerpt(text);
     if (res.status === 429 || res.status >= 500) {
       const asked = retryAfterMs(res.headers.get('retry-after')) ?? (value !== undefined ? this.options.waitFromBody?.(value) : undefined);
       return new Retryable('http', `${vendor}: ${action} answered ${res.status} (${detail})`, asked, res.status);

@@ -1,7 +1,7 @@
 /** Webhook deliveries on the file system: one JSON file per delivery, written atomically, all held in memory. One process owns the folder. */
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTemporaryFile, writeFileAtomic } from '../../io/atomic-file.ts';
+import { writeFileAtomic } from '../../io/atomic-file.ts';
+import { loadJsonRecords } from './json-record-folder.ts';
 import type { DeliveryOutcome, DeliveryStore, WebhookDelivery } from './types.ts';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
@@ -15,26 +15,12 @@ export class FsDeliveryStore implements DeliveryStore {
 
   /** Opens (creating if needed) the store in `dir` and loads every delivery; unreadable files are set aside as `.corrupt`. */
   static async open(dir: string, warn: (line: string) => void = () => {}): Promise<FsDeliveryStore> {
-    await mkdir(dir, { recursive: true });
     const store = new FsDeliveryStore(dir);
-    for (const name of (await readdir(dir)).sort()) {
-      const path = join(dir, name);
-      if (isTemporaryFile(name)) {
-        await rm(path, { force: true });
-        continue;
-      }
-      if (!name.endsWith('.json')) continue;
-      try {
-        const delivery = JSON.parse(await readFile(path, 'utf8')) as WebhookDelivery;
-        if (typeof delivery?.id !== 'string' || `${delivery.id}.json` !== name || typeof delivery.status !== 'string' || typeof delivery.body !== 'string') {
-          throw new Error('not a webhook delivery');
-        }
-        store.deliveries.set(delivery.id, delivery);
-      } catch (err) {
-        await rename(path, `${path}.corrupt`);
-        warn(`webhook delivery file ${path} is unreadable (${(err as Error).message}); moved aside to ${name}.corrupt`);
-      }
-    }
+    const isDelivery = (d: unknown): boolean => {
+      const v = d as Partial<WebhookDelivery> | null;
+      return typeof v?.id === 'string' && typeof v.status === 'string' && typeof v.body === 'string';
+    };
+    for (const delivery of await loadJsonRecords<WebhookDelivery>(dir, 'webhook delivery', isDelivery, warn)) store.deliveries.set(delivery.id, delivery);
     return store;
   }
 

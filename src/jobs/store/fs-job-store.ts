@@ -1,7 +1,8 @@
 /** Job records on the file system: one JSON file per job, written atomically, all held in memory for reads. One process owns the folder. */
-import { access, constants, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTemporaryFile, writeFileAtomic } from '../../io/atomic-file.ts';
+import { writeFileAtomic } from '../../io/atomic-file.ts';
+import { loadJsonRecords } from './json-record-folder.ts';
 import { statsOf } from './job-stats.ts';
 import { IdempotencyConflict, interruptedError, type JobPatch, type JobRecord, type JobStats, type JobStatus, type JobStore, type ReclaimResult } from './types.ts';
 
@@ -33,24 +34,9 @@ export class FsJobStore implements JobStore {
   /** Opens (creating if needed) the store in `dir` and loads every record; unreadable files are set aside as `.corrupt`. */
   static async open(dir: string, options: FsJobStoreOptions = {}): Promise<FsJobStore> {
     const warn = options.warn ?? (() => {});
-    await mkdir(dir, { recursive: true });
     const store = new FsJobStore(dir, options.onQueued ?? (async () => {}), options.onChanged ?? (() => {}));
-    for (const name of (await readdir(dir)).sort()) {
-      const path = join(dir, name);
-      if (isTemporaryFile(name)) {
-        await rm(path, { force: true });
-        continue;
-      }
-      if (!name.endsWith('.json')) continue;
-      try {
-        const job = JSON.parse(await readFile(path, 'utf8')) as JobRecord;
-        if (typeof job?.id !== 'string' || `${job.id}.json` !== name || typeof job.status !== 'string') throw new Error('not a job record');
-        store.jobs.set(job.id, job);
-      } catch (err) {
-        await rename(path, `${path}.corrupt`);
-        warn(`job file ${path} is unreadable (${(err as Error).message}); moved aside to ${name}.corrupt`);
-      }
-    }
+    const isJob = (j: unknown): boolean => typeof (j as Partial<JobRecord> | null)?.id === 'string' && typeof (j as Partial<JobRecord>).status === 'string';
+    for (const job of await loadJsonRecords<JobRecord>(dir, 'job', isJob, warn)) store.jobs.set(job.id, job);
     return store;
   }
 
