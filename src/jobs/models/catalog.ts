@@ -25,10 +25,13 @@ export interface ModelInfo {
 const MODEL_PROVIDER = 'aso-reference-jobs';
 
 /** What the catalog is, said once wherever it is listed. */
+/** The command that publishes through a hosted generator instead. */
+export const PROVIDER_COMMAND = 'npm run submit -- --provider meshy|tripo|fal|replicate';
+
 export const CATALOG_NOTE =
   'The built-in models are image heuristics that run on a CPU without a network: a luminance height field, an extruded outline, a card, a lithophane and a point cloud. ' +
   'None is a learned model and none reconstructs the hidden sides of an object. For a real 3D model of a photographed object use a hosted generator: ' +
-  'npm run submit -- --provider meshy|tripo|fal|replicate (docs/providers.md).';
+  `${PROVIDER_COMMAND} (docs/providers.md).`;
 
 /** The five built-in models, in catalog order. */
 export const MODEL_CATALOG: readonly ModelInfo[] = [

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { CATALOG_NOTE, MODEL_CATALOG } from '../../models/catalog.ts';
+import { CATALOG_NOTE, MODEL_CATALOG, PROVIDER_COMMAND } from '../../models/catalog.ts';
 import type { KeyStore } from '../../store/types.ts';
 import { ApiError } from '../api-error.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
@@ -44,7 +44,7 @@ export async function pageRoutes(app: FastifyInstance, deps: PageDeps): Promise<
 <p>Submit an image with <code>POST /v1/jobs</code> (with a <code>webhook_url</code> to be told of each change), follow <code>GET /v1/jobs/{id}/events</code> or poll <code>GET /v1/jobs/{id}</code>, download the asset from its <code>download_url</code>. Every <code>/v1</code> call takes <code>Authorization: Bearer &lt;API key&gt;</code>.</p>
 <p>${deps.openSignup ? '<a href="/signup">Sign up for an API key</a> or' : 'Ask the operator for an API key, then'} <a href="/dashboard">open the dashboard</a>.</p>
 <h2>Models</h2>
-<p>${escapeHtml(CATALOG_NOTE)}</p>
+<p>${escapeHtml(CATALOG_NOTE).replace(escapeHtml(PROVIDER_COMMAND), `<code>${escapeHtml(PROVIDER_COMMAND)}</code>`)}</p>
 <ul>
 ${models}
 </ul>`;
@@ -67,10 +67,12 @@ ${models}
 <p id="message" role="status" aria-live="polite"></p>
 <section id="jobs" hidden>
 <p><button id="refresh" type="button">Refresh</button> <button id="signout" type="button" hidden>Sign out</button></p>
+<div class="table-scroll">
 <table>
 <thead><tr><th scope="col">Job</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Created</th><th scope="col">Asset</th></tr></thead>
 <tbody id="job-rows"></tbody>
 </table>
+</div>
 <p id="empty" hidden>No jobs yet.</p>
 </section>`;
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page('Dashboard', body, ['/assets/dashboard.js'], deps.openSignup));
