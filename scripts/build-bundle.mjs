@@ -6,10 +6,18 @@ import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 
 /** What the bundle is made from, relative to the project: a change to any of these makes another bundle. */
-const INPUTS = ['src', 'scripts/build-site.ts', 'package-lock.json', 'tsconfig.json'];
+const INPUTS = ['src', 'packages/core/src', 'packages/sdk/src', 'scripts/build-site.ts', 'package-lock.json', 'tsconfig.json'];
 
 /** The thread modules the build starts (src/io/worker-pool.ts finds each as `<name>.mjs` beside the bundle's entry). */
 const THREAD_MODULES = ['src/registry/gltf-validation-thread.ts', 'src/site/render/render-thread.ts'];
+
+/** esbuild: every package is external except the workspace's own (`@aso-registry/*`). */
+const externalPackages = {
+  name: 'external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@aso-registry/') ? undefined : { path: args.path, external: true }));
+  },
+};
 
 /** The files under `path` (a folder, recursively, or a file), with their size and modification time. */
 function stamps(root, path) {
@@ -67,8 +75,9 @@ export async function buildBundle(root) {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      // Packages are loaded from node_modules as they are (sharp and Pagefind find their binaries there).
-      packages: 'external',
+      // Packages are loaded from node_modules as they are (sharp and Pagefind find their binaries there); the
+      // workspace's own packages are TypeScript sources, bundled like src/.
+      plugins: [externalPackages],
       sourcemap: 'linked',
       logLevel: 'silent',
     });

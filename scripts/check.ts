@@ -8,8 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { formatCount } from '../src/core/documents/format-count.ts';
-import { formatNotes, GLTF_WARNING, noteCodes } from '../src/core/format/gltf-inventory.ts';
+import { formatCount } from '@aso-registry/core/documents/format-count';
+import { formatNotes, GLTF_WARNING, noteCodes } from '@aso-registry/core/format/gltf-inventory';
 import { GitError } from '../src/io/git.ts';
 import { gltfValidationOptions } from '../src/registry/gltf-validation-threads.ts';
 import { checkAgainstBase, type BaseCheck } from '../src/registry/immutability.ts';

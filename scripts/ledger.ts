@@ -8,8 +8,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isDateTime, ledgerFrom } from '../src/core/log/ledger.ts';
-import { parseVersionRef } from '../src/core/format/object-id.ts';
+import { isDateTime, ledgerFrom } from '@aso-registry/core/log/ledger';
+import { parseVersionRef } from '@aso-registry/core/format/object-id';
 import { writeFileAtomic } from '../src/io/atomic-file.ts';
 import { appendLedgerEntry } from '../src/publish/append-ledger.ts';
 import { allPublications, ledgerPath, publicationOf } from '../src/registry/ledger-file.ts';

@@ -11,8 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkpointNote } from '../src/core/log/checkpoint.ts';
-import { formatCount } from '../src/core/documents/format-count.ts';
+import { checkpointNote } from '@aso-registry/core/log/checkpoint';
+import { formatCount } from '@aso-registry/core/documents/format-count';
 import { LOG_KEY_VARIABLES, PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../src/io/signer-key.ts';
 import { generateLogKey, generatePublisherKey, KEYS_DIR } from '../src/publish/keygen.ts';
 import { signVersion } from '../src/publish/sign-version.ts';
@@ -21,8 +21,8 @@ import { loadRegistryKeys } from '../src/registry/registry-keys.ts';
 import { registryUrl } from '../src/registry/registry-url.ts';
 import { checkSigningKey } from '../src/site/build/log-files.ts';
 import { readSiteLog, logOrigin } from '../src/site/data/site-log.ts';
-import { verifySite, type SiteProgress } from '../src/sdk/verify-site.ts';
-import { parseVersionRef } from '../src/core/format/object-id.ts';
+import { verifySite, type SiteProgress } from '../packages/sdk/src/verify-site.ts';
+import { parseVersionRef } from '@aso-registry/core/format/object-id';
 import { LOG_KEY_FILE } from '../src/registry/registry-files.ts';
 
 const USAGE = `usage: npm run log -- <command> [--registry <dir>]

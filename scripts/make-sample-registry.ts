@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatCount } from '../src/core/documents/format-count.ts';
+import { formatCount } from '@aso-registry/core/documents/format-count';
 import { registryDir } from '../src/registry/registry-dir.ts';
 import { makeSampleRegistry, PublishedVersionError, type MadeRegistry } from './sample/make-registry.ts';
 

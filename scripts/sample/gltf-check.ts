@@ -1,6 +1,6 @@
-/** gltf-validator over a sample mesh in memory, judged by the registry's own glTF rule (src/core/format/gltf-rules.ts). */
-import type { GltfMessage } from '../../src/core/format/gltf-inventory.ts';
-import { formatGltfFindings, gltfFindings, refuseExternalResource, type GltfFinding } from '../../src/core/format/gltf-rules.ts';
+/** gltf-validator over a sample mesh in memory, judged by the registry's own glTF rule (packages/core/src/format/gltf-rules.ts). */
+import type { GltfMessage } from '@aso-registry/core/format/gltf-inventory';
+import { formatGltfFindings, gltfFindings, refuseExternalResource, type GltfFinding } from '@aso-registry/core/format/gltf-rules';
 
 /** The counts of a validation report and what the registry rule finds wrong (nothing, for a good asset). */
 export interface GltfCheck {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
-import type { World } from '../../src/core/format/types.ts';
+import type { World } from '@aso-registry/core/format/types';
 import { SAMPLE_VERSIONS, SAMPLE_WORLDS } from './sample-catalog.ts';
 import { assembleVersion, jsonBytes, type AssembledVersion, type SampleVersion } from './sample-version.ts';
 

@@ -1,9 +1,9 @@
 /** A sample object version as the catalogue declares it, and how it becomes a manifest and a publication record. */
 import { createHash } from 'node:crypto';
-import { representationPath, representationUrl, versionDir } from '../../src/core/format/paths.ts';
-import { hexToSri, sriOf } from '../../src/core/format/sri.ts';
-import { MANIFEST_SCHEMA, type Manifest, type PublicationRecord, type Representation } from '../../src/core/format/types.ts';
-import { manifestProblems } from '../../src/core/format/validate-manifest.ts';
+import { representationPath, representationUrl, versionDir } from '@aso-registry/core/format/paths';
+import { hexToSri, sriOf } from '@aso-registry/core/format/sri';
+import { MANIFEST_SCHEMA, type Manifest, type PublicationRecord, type Representation } from '@aso-registry/core/format/types';
+import { manifestProblems } from '@aso-registry/core/format/validate-manifest';
 import type { SampleFile, SampleFiles } from './sample-files.ts';
 
 /** A record that replaces an earlier one whose published metadata was wrong. */

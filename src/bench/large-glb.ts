@@ -6,9 +6,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { representationUrl, versionDir } from '../core/format/paths.ts';
-import { sriFromDigest } from '../core/format/sri.ts';
-import type { Manifest, PublicationRecord } from '../core/format/types.ts';
+import { representationUrl, versionDir } from '@aso-registry/core/format/paths';
+import { sriFromDigest } from '@aso-registry/core/format/sri';
+import type { Manifest, PublicationRecord } from '@aso-registry/core/format/types';
 
 /** Bytes a grid vertex (position, normal, UV) and a grid cell (two triangles of 32-bit indices) take in the GLB. */
 const BYTES_PER_VERTEX = 32;

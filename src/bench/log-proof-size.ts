@@ -3,16 +3,16 @@
  * lines (signed ones, the longest kind), the size of an inclusion proof and of the `log` object of agent.json, of a
  * consistency proof from an older checkpoint, and of the tiles a site serves.
  */
-import { toBase64 } from '../core/log/base64.ts';
-import { checkpointNote } from '../core/log/checkpoint.ts';
-import { formatRetractionsLine, retractionsCommitment } from '../core/log/retractions-commitment.ts';
-import { ledgerLine, type LedgerEntry } from '../core/log/ledger.ts';
-import { MerkleTree } from '../core/log/merkle-tree.ts';
-import { generateKey } from '../core/log/signed-note.ts';
-import { consistencyRanges, inclusionRanges } from '../core/log/merkle-tree.ts';
-import { hashTiles, tilesForRanges } from '../core/log/tlog-tiles.ts';
-import { versionLog } from '../core/log/version-log.ts';
-import { HASH_SIZE } from '../core/log/merkle-tree.ts';
+import { toBase64 } from '@aso-registry/core/log/base64';
+import { checkpointNote } from '@aso-registry/core/log/checkpoint';
+import { formatRetractionsLine, retractionsCommitment } from '@aso-registry/core/log/retractions-commitment';
+import { ledgerLine, type LedgerEntry } from '@aso-registry/core/log/ledger';
+import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
+import { generateKey } from '@aso-registry/core/log/signed-note';
+import { consistencyRanges, inclusionRanges } from '@aso-registry/core/log/merkle-tree';
+import { hashTiles, tilesForRanges } from '@aso-registry/core/log/tlog-tiles';
+import { versionLog } from '@aso-registry/core/log/version-log';
+import { HASH_SIZE } from '@aso-registry/core/log/merkle-tree';
 
 /** The figures. */
 export interface LogProofSize {

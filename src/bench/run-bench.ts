@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { versionDir } from '../core/format/paths.ts';
+import { versionDir } from '@aso-registry/core/format/paths';
 import { DEFAULT_REGISTRY_URL } from '../registry/registry-url.ts';
 import { measureFileCreation, type FileCreationRate } from './file-creation.ts';
 import { measureHashThroughput, type HashThroughput } from './hash-throughput.ts';

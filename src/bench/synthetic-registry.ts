@@ -2,10 +2,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendToLedger, ledgerFrom, LEDGER_FILE, type LedgerPublication } from '../core/log/ledger.ts';
-import { representationUrl, versionDir } from '../core/format/paths.ts';
-import { sriFromDigest } from '../core/format/sri.ts';
-import type { Manifest, PublicationRecord, Representation } from '../core/format/types.ts';
+import { appendToLedger, ledgerFrom, LEDGER_FILE, type LedgerPublication } from '@aso-registry/core/log/ledger';
+import { representationUrl, versionDir } from '@aso-registry/core/format/paths';
+import { sriFromDigest } from '@aso-registry/core/format/sri';
+import type { Manifest, PublicationRecord, Representation } from '@aso-registry/core/format/types';
 import pLimit from 'p-limit';
 
 /** How many versions each synthetic object holds (the last object may hold fewer). */

@@ -1,7 +1,7 @@
 /** Streaming SHA-256 of files on disk, the one place the registry reads bytes to hash them. */
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
-import { hexToSri } from '../core/format/sri.ts';
+import { hexToSri } from '@aso-registry/core/format/sri';
 import { readSmallFile } from './read-small-file.ts';
 
 /** The byte length and `sha256-<base64>` hash of a file. */

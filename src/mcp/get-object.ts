@@ -1,7 +1,7 @@
 /** `get_object`: one verified version document (manifest, files with hashes, compatibility, facts, provenance, log status). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import type { ObjectVersion } from '../sdk/index.ts';
+import type { ObjectVersion } from '@aso-registry/sdk';
 import type { RegistryContext } from './registry-context.ts';
 import { toolResult } from './tool-result.ts';
 import { versionFacts, versionFactsSchema } from './version-facts.ts';

@@ -1,7 +1,7 @@
 /** `get_world`: a world the site publishes in `api/v1/worlds.json`, with each exact version it references read and verified. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { InvalidResponseError, NotFoundError } from '../sdk/index.ts';
+import { InvalidResponseError, NotFoundError } from '@aso-registry/sdk';
 import type { RegistryContext } from './registry-context.ts';
 import { fetchSiteJson } from './site-fetch.ts';
 import { toolResult } from './tool-result.ts';

@@ -1,7 +1,7 @@
 /** `list_versions`: an object's published versions, newest first, and which one `latest` resolves to. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { resolveVersion } from '../core/format/latest.ts';
+import { resolveVersion } from '@aso-registry/core/format/latest';
 import type { RegistryContext } from './registry-context.ts';
 import { toolResult } from './tool-result.ts';
 import { versionSummaryOutput, versionSummarySchema } from './version-shapes.ts';

@@ -1,5 +1,5 @@
 /** What every tool and resource of the MCP server reads the registry through, made once per process. */
-import type { AsoClient } from '../sdk/index.ts';
+import type { AsoClient } from '@aso-registry/sdk';
 
 /** What a search reads of one exact version: all of it fixed once the version is published. */
 export interface SearchFacts {

@@ -1,7 +1,7 @@
 /** The server's resources: every version's manifest (`aso://objects/{id}/versions/{version}/manifest`) and the site's `llms.txt`. */
 import { createHash } from 'node:crypto';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { IntegrityError } from '../sdk/index.ts';
+import { IntegrityError } from '@aso-registry/sdk';
 import type { RegistryContext } from './registry-context.ts';
 import { fetchSiteBytes, fetchSiteText } from './site-fetch.ts';
 import { manifestResourceUri } from './version-shapes.ts';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createClient, type AsoClient } from '../sdk/index.ts';
+import { createClient, type AsoClient } from '@aso-registry/sdk';
 import { startMcpHttpServer } from './http-server.ts';
 import { UsageError, type McpOptions } from './mcp-options.ts';
 import { openSite } from './open-site.ts';

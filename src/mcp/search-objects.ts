@@ -4,7 +4,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { AsoSdkError, type ApiObjectSummary } from '../sdk/index.ts';
+import { AsoSdkError, type ApiObjectSummary } from '@aso-registry/sdk';
 import { licenseMatches, rankCatalog } from './catalog-match.ts';
 import type { RegistryContext, SearchFacts } from './registry-context.ts';
 import { toolResult } from './tool-result.ts';

@@ -1,5 +1,5 @@
 /** Reads documents of the site the SDK has no call for (worlds, llms.txt, a manifest's bytes), failing with the SDK's error types. */
-import { InvalidResponseError, NetworkError, NotFoundError } from '../sdk/index.ts';
+import { InvalidResponseError, NetworkError, NotFoundError } from '@aso-registry/sdk';
 
 /** GETs `url` and returns its body; a 404 or 410 throws {@link NotFoundError}, any other failure {@link NetworkError}. */
 export async function fetchSiteBytes(url: string, accept = '*/*'): Promise<Uint8Array> {

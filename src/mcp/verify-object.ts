@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { AsoSdkError, IntegrityError, InvalidResponseError, type AsoClient, type LogVerification, type ObjectVersion } from '../sdk/index.ts';
+import { AsoSdkError, IntegrityError, InvalidResponseError, type AsoClient, type LogVerification, type ObjectVersion } from '@aso-registry/sdk';
 import type { RegistryContext } from './registry-context.ts';
 import { toolResult } from './tool-result.ts';
 

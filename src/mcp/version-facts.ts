@@ -1,6 +1,6 @@
 /** The facts of one verified version that an agent compares and filters on: metadata, files and the glTF inventory. */
 import * as z from 'zod';
-import type { ObjectVersion } from '../sdk/index.ts';
+import type { ObjectVersion } from '@aso-registry/sdk';
 import { mainType } from './version-shapes.ts';
 
 export const versionFactsSchema = z.object({

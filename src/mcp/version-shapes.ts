@@ -1,6 +1,6 @@
 /** The zod shapes the tools share for a version's parts, and the conversions from what the SDK returns. */
 import * as z from 'zod';
-import type { ApiRepresentation, ApiVersionSummary, ObjectVersion } from '../sdk/index.ts';
+import type { ApiRepresentation, ApiVersionSummary, ObjectVersion } from '@aso-registry/sdk';
 
 const gltfInventorySchema = z.object({
   triangles: z.number().int(),

@@ -1,6 +1,6 @@
 /** `astro dev` only: the site's documents (agent.json, the JSON API, feeds, sitemap), which the build writes itself. */
 import type { APIRoute } from 'astro';
-import { contentTypeOf } from '../core/format/content-types.ts';
+import { contentTypeOf } from '@aso-registry/core/format/content-types';
 import { siteData } from '../site/data/site-data.ts';
 import { siteDocuments } from '../site/build/site-documents.ts';
 

@@ -4,7 +4,7 @@
  */
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { appendToLedger, ledgerFrom, verifyLedger, type LedgerEntry, type LedgerPublication } from '../core/log/ledger.ts';
+import { appendToLedger, ledgerFrom, verifyLedger, type LedgerEntry, type LedgerPublication } from '@aso-registry/core/log/ledger';
 import { writeFileAtomic } from '../io/atomic-file.ts';
 import { withFileLock } from '../io/file-lock.ts';
 import { allPublications, ledgerPath } from '../registry/ledger-file.ts';

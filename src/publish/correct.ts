@@ -1,9 +1,9 @@
 /** `--correct <id>@<version> --reason <text>`: a new version with fixed metadata, the same bytes, and `provenance.correction`. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseVersionRef } from '../core/format/object-id.ts';
-import { sriOf } from '../core/format/sri.ts';
-import type { Representation } from '../core/format/types.ts';
+import { parseVersionRef } from '@aso-registry/core/format/object-id';
+import { sriOf } from '@aso-registry/core/format/sri';
+import type { Representation } from '@aso-registry/core/format/types';
 import { prepareCommit, publishBranch } from './git-publish.ts';
 import { planVersion, publishedVersions, readVersion } from './plan-version.ts';
 import { PublishError, usageError } from './publish-error.ts';

@@ -6,9 +6,9 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { generateKey, type SignerKey, type VerifierKey } from '../core/log/signed-note.ts';
-import { endorseKey } from '../core/log/key-endorsement.ts';
-import { parsePublisherKeys } from '../core/log/publication-signature.ts';
+import { generateKey, type SignerKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
+import { endorseKey } from '@aso-registry/core/log/key-endorsement';
+import { parsePublisherKeys } from '@aso-registry/core/log/publication-signature';
 import { writeFileAtomic } from '../io/atomic-file.ts';
 import { publisherKeyPath } from '../registry/registry-keys.ts';
 import { PublishError } from './publish-error.ts';

@@ -5,9 +5,9 @@
  */
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { REPRESENTATION_KINDS, representationKind } from '../core/format/representation-kinds.ts';
-import { objectIdProblem } from '../core/format/object-id.ts';
-import { isExactVersion } from '../core/format/version.ts';
+import { REPRESENTATION_KINDS, representationKind } from '@aso-registry/core/format/representation-kinds';
+import { objectIdProblem } from '@aso-registry/core/format/object-id';
+import { isExactVersion } from '@aso-registry/core/format/version';
 import { checkRegistry, type CheckResult } from '../registry/load-registry.ts';
 import { PublishError, usageError } from './publish-error.ts';
 import { publishVersion } from './publish-version.ts';

@@ -1,10 +1,10 @@
 /** Which version a publish creates, and the metadata it carries over from the object's latest version. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { latestVersion } from '../core/format/latest.ts';
-import { objectIdProblem } from '../core/format/object-id.ts';
-import { bumpVersion, isExactVersion, versionProblem } from '../core/format/version.ts';
-import type { Manifest, PublicationRecord } from '../core/format/types.ts';
+import { latestVersion } from '@aso-registry/core/format/latest';
+import { objectIdProblem } from '@aso-registry/core/format/object-id';
+import { bumpVersion, isExactVersion, versionProblem } from '@aso-registry/core/format/version';
+import type { Manifest, PublicationRecord } from '@aso-registry/core/format/types';
 import { readLedgerCheckpoint } from '../registry/ledger-file.ts';
 import { PublishError, usageError } from './publish-error.ts';
 import type { Bump } from './submit-options.ts';

@@ -1,7 +1,7 @@
 /** What every kind of publish shares: its resolved settings, its result, the publisher and the metadata flags. */
 import { openRegistryBlobs, type RegistryBlobs } from '../registry/registry-blobs.ts';
 import { cacheDir } from '../registry/registry-dir.ts';
-import type { SignerKey } from '../core/log/signed-note.ts';
+import type { SignerKey } from '@aso-registry/core/log/signed-note';
 import { PUBLISHER_KEY_VARIABLES, signerKeyFromEnv } from '../io/signer-key.ts';
 import { gitUserName } from './git-publish.ts';
 import { usageError } from './publish-error.ts';

@@ -1,8 +1,8 @@
 /** The last steps every publish shares: manifest and publication record, the registry check, the atomic write and the commit. */
 import { relative, sep } from 'node:path';
-import { signPublication } from '../core/log/publication-signature.ts';
-import type { SignerKey } from '../core/log/signed-note.ts';
-import type { Manifest, PublicationRecord } from '../core/format/types.ts';
+import { signPublication } from '@aso-registry/core/log/publication-signature';
+import type { SignerKey } from '@aso-registry/core/log/signed-note';
+import type { Manifest, PublicationRecord } from '@aso-registry/core/format/types';
 import { commitOnBranch, type GitTarget } from './git-publish.ts';
 import { AssetRejected, PublishError } from './publish-error.ts';
 import type { Reporter } from './reporter.ts';

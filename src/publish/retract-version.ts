@@ -1,6 +1,6 @@
 /** Appending to `registry/retractions.jsonl` on disk. */
 import { join } from 'node:path';
-import { appendRetraction, parseRetractions, RETRACTIONS_FILE, type RetractionEntry } from '../core/log/retractions.ts';
+import { appendRetraction, parseRetractions, RETRACTIONS_FILE, type RetractionEntry } from '@aso-registry/core/log/retractions';
 import { writeFileAtomic } from '../io/atomic-file.ts';
 import { publicationOf } from '../registry/ledger-file.ts';
 import { serialized } from './append-ledger.ts';

@@ -4,10 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LEDGER_FILE, verifyLedger } from '../core/log/ledger.ts';
-import { signPublication } from '../core/log/publication-signature.ts';
-import type { SignerKey } from '../core/log/signed-note.ts';
-import type { PublicationRecord } from '../core/format/types.ts';
+import { LEDGER_FILE, verifyLedger } from '@aso-registry/core/log/ledger';
+import { signPublication } from '@aso-registry/core/log/publication-signature';
+import type { SignerKey } from '@aso-registry/core/log/signed-note';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { writeFileAtomic } from '../io/atomic-file.ts';
 import { signatureProblems } from '../registry/check-signature.ts';
 import { publicationOf } from '../registry/ledger-file.ts';

@@ -1,7 +1,7 @@
 /** Moves a checked, staged version's files into the blob store: the version folder then holds only its manifest and record. */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../core/format/types.ts';
+import type { Manifest } from '@aso-registry/core/format/types';
 import type { RegistryBlobs } from '../registry/registry-blobs.ts';
 import { REPRESENTATIONS_DIR } from '../registry/registry-files.ts';
 import { PublishError } from './publish-error.ts';

@@ -1,8 +1,8 @@
 /** A version about to be published, and the manifest and publication record made from it. */
 import { createHash, randomUUID } from 'node:crypto';
-import { representationUrl, versionDir } from '../core/format/paths.ts';
-import { hexToSri, sriOf } from '../core/format/sri.ts';
-import { MANIFEST_SCHEMA, type Manifest, type PublicationRecord, type Representation } from '../core/format/types.ts';
+import { representationUrl, versionDir } from '@aso-registry/core/format/paths';
+import { hexToSri, sriOf } from '@aso-registry/core/format/sri';
+import { MANIFEST_SCHEMA, type Manifest, type PublicationRecord, type Representation } from '@aso-registry/core/format/types';
 
 /** One file of the new version with the representation fields that are not derived from its bytes. */
 export interface VersionFile {

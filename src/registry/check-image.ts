@@ -6,11 +6,11 @@
  * the thumbnail step need not read it again.
  */
 import sharp from 'sharp';
-import { RUNTIMES } from '../core/format/compatibility.ts';
-import { readImageHeader, type ImageHeader } from '../core/format/image-header.ts';
+import { RUNTIMES } from '@aso-registry/core/format/compatibility';
+import { readImageHeader, type ImageHeader } from '@aso-registry/core/format/image-header';
 import type { FileDigest } from '../io/hash-file.ts';
 
-export type { ImageHeader } from '../core/format/image-header.ts';
+export type { ImageHeader } from '@aso-registry/core/format/image-header';
 
 /** sharp's name (and, for HEIF, the compression) of the format each image media type must hold. */
 const EXPECTED: Record<string, { format: string; compression?: string; name: string }> = {

@@ -1,8 +1,8 @@
 /** The ledger rules of `npm run check` and the build: a valid chain, exactly one matching line per version, no line without a version. */
 import { join } from 'node:path';
-import { LEDGER_FILE, verifyLedger, type LedgerEntry } from '../core/log/ledger.ts';
-import { versionDir } from '../core/format/paths.ts';
-import type { PublicationRecord } from '../core/format/types.ts';
+import { LEDGER_FILE, verifyLedger, type LedgerEntry } from '@aso-registry/core/log/ledger';
+import { versionDir } from '@aso-registry/core/format/paths';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { readLineFile } from './line-file.ts';
 import type { Problem } from './registry-model.ts';
 import { PUBLICATION_FILE } from './registry-files.ts';

@@ -1,6 +1,6 @@
 /** The rules of `publication.json` (DESIGN §4). */
-import type { SchemaProblem } from '../core/format/json-shape.ts';
-import { compileShape } from '../core/format/json-shape.ts';
+import type { SchemaProblem } from '@aso-registry/core/format/json-shape';
+import { compileShape } from '@aso-registry/core/format/json-shape';
 
 const SRI = '^sha256-[A-Za-z0-9+/]{43}=$';
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

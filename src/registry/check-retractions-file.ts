@@ -1,7 +1,7 @@
 /** The rules of `registry/retractions.jsonl`: well-formed lines, each bound to an existing version by its record hash. */
 import { join } from 'node:path';
-import { parseRetractions, RETRACTIONS_FILE, type Retracted } from '../core/log/retractions.ts';
-import { versionDir } from '../core/format/paths.ts';
+import { parseRetractions, RETRACTIONS_FILE, type Retracted } from '@aso-registry/core/log/retractions';
+import { versionDir } from '@aso-registry/core/format/paths';
 import type { KnownVersion } from './check-ledger-file.ts';
 import { readLineFile } from './line-file.ts';
 import type { Problem } from './registry-model.ts';

@@ -1,9 +1,9 @@
 /** The publisher-signature rules of a version's `publication.json`: a signature verifies, and new versions may have to be signed. */
-import { publicationSignatureProblem } from '../core/log/publication-signature.ts';
-import type { VerifierKey } from '../core/log/signed-note.ts';
-import type { PublicationRecord } from '../core/format/types.ts';
-import type { SchemaProblem } from '../core/format/validate-manifest.ts';
-import { PUBLISHERS_DIR, PUBLISHER_KEY_EXT } from '../core/log/publication-signature.ts';
+import { publicationSignatureProblem } from '@aso-registry/core/log/publication-signature';
+import type { VerifierKey } from '@aso-registry/core/log/signed-note';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
+import type { SchemaProblem } from '@aso-registry/core/format/validate-manifest';
+import { PUBLISHERS_DIR, PUBLISHER_KEY_EXT } from '@aso-registry/core/log/publication-signature';
 
 /** What the signature check needs to know of the registry. */
 export interface SignatureRules {

@@ -1,14 +1,14 @@
 /** Reads and checks one version folder, `objects/<id>/versions/<version>/` (DESIGN §4, §10). */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { GltfCheck } from '../core/format/gltf-rules.ts';
-import { representationUrl } from '../core/format/paths.ts';
-import type { Manifest, PublicationRecord, Representation } from '../core/format/types.ts';
-import { manifestProblems } from '../core/format/validate-manifest.ts';
-import { activeContentProblems } from '../core/format/active-content.ts';
-import { foldedName } from '../core/format/folded-name.ts';
-import { LFS_POINTER_MAX_BYTES, parseLfsPointer, type LfsPointer } from '../core/format/lfs-pointer.ts';
-import { isSri, sriToHex } from '../core/format/sri.ts';
+import type { GltfCheck } from '@aso-registry/core/format/gltf-rules';
+import { representationUrl } from '@aso-registry/core/format/paths';
+import type { Manifest, PublicationRecord, Representation } from '@aso-registry/core/format/types';
+import { manifestProblems } from '@aso-registry/core/format/validate-manifest';
+import { activeContentProblems } from '@aso-registry/core/format/active-content';
+import { foldedName } from '@aso-registry/core/format/folded-name';
+import { LFS_POINTER_MAX_BYTES, parseLfsPointer, type LfsPointer } from '@aso-registry/core/format/lfs-pointer';
+import { isSri, sriToHex } from '@aso-registry/core/format/sri';
 import type { BlobRef, RegistryBlobs } from './registry-blobs.ts';
 import { publicationProblems } from './check-publication.ts';
 import { readRegistryJson } from './read-registry-json.ts';

@@ -1,7 +1,7 @@
 /** The rules of a world file, `registry/worlds/<world-id>.json`. */
-import type { SchemaProblem } from '../core/format/json-shape.ts';
-import { compileShape } from '../core/format/json-shape.ts';
-import { OBJECT_ID_PATTERN } from '../core/format/object-id.ts';
+import type { SchemaProblem } from '@aso-registry/core/format/json-shape';
+import { compileShape } from '@aso-registry/core/format/json-shape';
+import { OBJECT_ID_PATTERN } from '@aso-registry/core/format/object-id';
 
 
 /** The JSON Schema of a world file. */

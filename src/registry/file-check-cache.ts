@@ -11,7 +11,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { git } from '../io/git.ts';
 import * as gltfValidator from 'gltf-validator';
-import type { GltfCheck } from '../core/format/gltf-rules.ts';
+import type { GltfCheck } from '@aso-registry/core/format/gltf-rules';
 import type { GltfFileValidator, ImageFileChecker } from './check-version.ts';
 import { checkHashedImage, type ImageCheck } from './check-image.ts';
 import { writeFileAtomic } from '../io/atomic-file.ts';

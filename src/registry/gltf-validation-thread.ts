@@ -2,7 +2,7 @@
  * What a glTF validation thread runs (see gltf-validation-threads.ts): gltf-validator on the bytes it is handed, or on
  * the file at a path when the check did not keep the bytes (a file too large to hold whole).
  */
-import type { GltfCheck } from '../core/format/gltf-rules.ts';
+import type { GltfCheck } from '@aso-registry/core/format/gltf-rules';
 import { validateGltfBytes, validateGltfFile } from './validate-gltf.ts';
 
 /** One file to validate: a copy of its bytes or its path, and its declared format. */

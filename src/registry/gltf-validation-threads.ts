@@ -5,7 +5,7 @@
  * the thread's module is not there (the page renderer's bundle leaves it out), every file is validated on the calling
  * thread.
  */
-import type { GltfCheck } from '../core/format/gltf-rules.ts';
+import type { GltfCheck } from '@aso-registry/core/format/gltf-rules';
 import { ITEMS_FOR_THREADS, threadModuleFile, threadSetting, threadsFor, workerPool } from '../io/worker-pool.ts';
 import type { GltfFileValidator } from './check-version.ts';
 import type { GltfValidationTask } from './gltf-validation-thread.ts';

@@ -1,6 +1,6 @@
 /** Types of the parts of gltf-validator (which ships none) that the project uses. */
 declare module 'gltf-validator' {
-  import type { GltfReport } from '../core/format/gltf-rules.ts';
+  import type { GltfReport } from '@aso-registry/core/format/gltf-rules';
 
   export interface ValidationOptions {
     uri?: string;

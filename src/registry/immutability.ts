@@ -8,14 +8,14 @@ import { createReadStream } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
-import { isLedgerPrefix, LEDGER_FILE, type PrefixResult } from '../core/log/ledger.ts';
-import { RETRACTIONS_FILE } from '../core/log/retractions.ts';
+import { isLedgerPrefix, LEDGER_FILE, type PrefixResult } from '@aso-registry/core/log/ledger';
+import { RETRACTIONS_FILE } from '@aso-registry/core/log/retractions';
 import { lsTree, readBlob, repoLocation, resolveCommit, type TreeEntry } from '../io/git.ts';
 import pLimit from 'p-limit';
 import { listDir } from '../io/list-dir.ts';
 import type { Problem } from './registry-model.ts';
 import { readOptionalText } from '../io/read-optional-text.ts';
-import { PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
+import { PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '@aso-registry/core/log/publication-signature';
 import { publisherKeyProblems } from './publisher-keys-since-base.ts';
 import { sameThroughLfs } from './same-through-lfs.ts';
 

@@ -1,10 +1,10 @@
 /** Reading `registry/ledger.jsonl` and the publication records it lists, on disk: what check, the build and publishers use. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LEDGER_FILE, signedFields, verifyLedger, type LedgerCheckpoint, type LedgerPublication } from '../core/log/ledger.ts';
-import { versionDir } from '../core/format/paths.ts';
-import { sriOf } from '../core/format/sri.ts';
-import type { PublicationRecord } from '../core/format/types.ts';
+import { LEDGER_FILE, signedFields, verifyLedger, type LedgerCheckpoint, type LedgerPublication } from '@aso-registry/core/log/ledger';
+import { versionDir } from '@aso-registry/core/format/paths';
+import { sriOf } from '@aso-registry/core/format/sri';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { MANIFEST_FILE, PUBLICATION_FILE } from './registry-files.ts';
 import { readOptionalText } from '../io/read-optional-text.ts';
 

@@ -4,15 +4,15 @@ import { readRegistryJson } from './read-registry-json.ts';
 import { lockPath as lockName } from '../io/file-lock.ts';
 import { availableParallelism } from 'node:os';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { compatibilityReport, compatibleRuntimes } from '../core/format/compatibility.ts';
-import { formatCount } from '../core/documents/format-count.ts';
-import type { GltfInventory, GltfNotes } from '../core/format/gltf-inventory.ts';
-import { LEDGER_FILE } from '../core/log/ledger.ts';
-import { latestNotRetracted } from '../core/format/latest.ts';
-import { RETRACTIONS_FILE, type Retracted } from '../core/log/retractions.ts';
-import type { World } from '../core/format/types.ts';
-import { sortHistory } from '../core/format/version.ts';
-import { caseCollisions } from '../core/format/folded-name.ts';
+import { compatibilityReport, compatibleRuntimes } from '@aso-registry/core/format/compatibility';
+import { formatCount } from '@aso-registry/core/documents/format-count';
+import type { GltfInventory, GltfNotes } from '@aso-registry/core/format/gltf-inventory';
+import { LEDGER_FILE } from '@aso-registry/core/log/ledger';
+import { latestNotRetracted } from '@aso-registry/core/format/latest';
+import { RETRACTIONS_FILE, type Retracted } from '@aso-registry/core/log/retractions';
+import type { World } from '@aso-registry/core/format/types';
+import { sortHistory } from '@aso-registry/core/format/version';
+import { caseCollisions } from '@aso-registry/core/format/folded-name';
 import { checkVersion, noneVerified, readError, type GltfFileValidator, type ImageFileChecker, type VersionCheck, type VersionCheckContext } from './check-version.ts';
 import { worldProblems } from './check-world.ts';
 import { withGltfValidation, type GltfValidationOptions } from './gltf-validation-threads.ts';
@@ -24,7 +24,7 @@ import { formatProblem, type Problem, type Registry, type RegistryVersion } from
 import { checkRetractionsFile } from './check-retractions-file.ts';
 import { readRegistryKeys, type RegistryKeys } from './registry-keys.ts';
 import { LOG_KEY_FILE } from './registry-files.ts';
-import { PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
+import { PUBLISHERS_DIR } from '@aso-registry/core/log/publication-signature';
 import type { RegistryBlobs } from './registry-blobs.ts';
 
 export interface LoadOptions {

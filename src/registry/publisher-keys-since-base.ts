@@ -3,8 +3,8 @@
  * added to it must be endorsed by a key the publisher had at `<ref>` (see key-endorsement.ts), so that a pull request
  * cannot slip its own key into another publisher's file. A new file, a new publisher, is reviewed as such.
  */
-import { parseEndorsement, verifyEndorsement } from '../core/log/key-endorsement.ts';
-import { parseVerifierKey, type VerifierKey } from '../core/log/signed-note.ts';
+import { parseEndorsement, verifyEndorsement } from '@aso-registry/core/log/key-endorsement';
+import { parseVerifierKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
 import { readOptionalText } from '../io/read-optional-text.ts';
 import { publisherKeyPath } from './registry-keys.ts';
 

@@ -1,6 +1,6 @@
 /** Reads a JSON file of the registry (a manifest, a publication record, a world) with a size bound and the strict rule. */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { formatCount } from '../core/documents/format-count.ts';
+import { formatCount } from '@aso-registry/core/documents/format-count';
 import { parseStrictJson, type StrictJson } from './strict-json.ts';
 
 /** The largest registry JSON file read: far above any real manifest, small enough that reading one costs nothing. */

@@ -9,7 +9,7 @@ import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { sriToHex } from '../core/format/sri.ts';
+import { sriToHex } from '@aso-registry/core/format/sri';
 import { S3Objects, type S3Env } from '../io/s3-objects.ts';
 
 /** The variable that names the store. */

@@ -4,8 +4,8 @@
  * signed keeps verifying). Private keys never live in the registry.
  */
 import { join } from 'node:path';
-import { parsePublisherKeys, PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '../core/log/publication-signature.ts';
-import { isKeyName, parseVerifierKey, type VerifierKey } from '../core/log/signed-note.ts';
+import { parsePublisherKeys, PUBLISHER_KEY_EXT, PUBLISHERS_DIR } from '@aso-registry/core/log/publication-signature';
+import { isKeyName, parseVerifierKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
 import { entryKindProblem, listDir } from '../io/list-dir.ts';
 import { formatProblem, type Problem } from './registry-model.ts';
 import { readOptionalText } from '../io/read-optional-text.ts';

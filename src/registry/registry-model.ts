@@ -1,6 +1,6 @@
 /** What the registry reader returns: the checked registry tree in memory (metadata only, never file bytes). */
-import type { GltfInventory, GltfNotes } from '../core/format/gltf-inventory.ts';
-import type { Manifest, PublicationRecord, Representation, World } from '../core/format/types.ts';
+import type { GltfInventory, GltfNotes } from '@aso-registry/core/format/gltf-inventory';
+import type { Manifest, PublicationRecord, Representation, World } from '@aso-registry/core/format/types';
 import type { ImageHeader } from './check-image.ts';
 
 /** One file of a version, with where it lives on disk. */

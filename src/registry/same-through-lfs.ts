@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
-import { LFS_POINTER_MAX_BYTES, parseLfsPointer, type LfsPointer } from '../core/format/lfs-pointer.ts';
+import { LFS_POINTER_MAX_BYTES, parseLfsPointer, type LfsPointer } from '@aso-registry/core/format/lfs-pointer';
 import { readBlob, type TreeEntry } from '../io/git.ts';
 import { sha256File } from '../io/hash-file.ts';
-import { sriToHex } from '../core/format/sri.ts';
+import { sriToHex } from '@aso-registry/core/format/sri';
 
 const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,8 +1,8 @@
 /** gltf-validator in Node: the registry's glTF rule (see core/format/gltf-rules.ts) applied to a file or bytes. */
 import { readFile } from 'node:fs/promises';
-import { gltfJsonDepthFinding, gltfNodeDepthFinding } from '../core/format/gltf-depth.ts';
-import { gltfJson } from '../core/format/gltf-inventory.ts';
-import { gltfCheck, refuseExternalResource, type GltfCheck } from '../core/format/gltf-rules.ts';
+import { gltfJsonDepthFinding, gltfNodeDepthFinding } from '@aso-registry/core/format/gltf-depth';
+import { gltfJson } from '@aso-registry/core/format/gltf-inventory';
+import { gltfCheck, refuseExternalResource, type GltfCheck } from '@aso-registry/core/format/gltf-rules';
 import * as gltfValidator from 'gltf-validator';
 import type { FileDigest } from '../io/hash-file.ts';
 

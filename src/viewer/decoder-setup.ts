@@ -1,5 +1,5 @@
 /** Points `<model-viewer>` at the decoders this site serves, so that it never fetches code from another origin. */
-import type { DecoderLocations } from '../core/documents/decoders.ts';
+import type { DecoderLocations } from '@aso-registry/core/documents/decoders';
 
 /** model-viewer's global configuration, read by every `<model-viewer>` when it is constructed. */
 interface ModelViewerGlobal {

@@ -1,7 +1,7 @@
 /** One inspection: pick the runtime, fetch, check length and SHA-256, validate glTF, and only then present the same bytes. */
-import { pickPresentable } from '../core/format/compatibility.ts';
-import type { DecoderLocations } from '../core/documents/decoders.ts';
-import { toOrigin } from '../core/format/paths.ts';
+import { pickPresentable } from '@aso-registry/core/format/compatibility';
+import type { DecoderLocations } from '@aso-registry/core/documents/decoders';
+import { toOrigin } from '@aso-registry/core/format/paths';
 import { fetchBytes } from './fetch-bytes.ts';
 import { presentImage, presentMesh, type Presented } from './present.ts';
 import { validateGltf } from './validate-in-worker.ts';

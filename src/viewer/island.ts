@@ -1,6 +1,6 @@
 /** The viewer island's entry: binds each viewer root and every Inspect button, and shows the first presentable representation. */
-import { pickPresentable } from '../core/format/compatibility.ts';
-import { toOrigin } from '../core/format/paths.ts';
+import { pickPresentable } from '@aso-registry/core/format/compatibility';
+import { toOrigin } from '@aso-registry/core/format/paths';
 import { inspect } from './inspect.ts';
 import type { Presented } from './present.ts';
 import { verifiedBytes } from './verified-bytes.ts';

@@ -4,14 +4,14 @@
  * site serves next to the checkpoint prove it in today's), and the publisher's signature of the version. Loaded lazily
  * (it carries Ed25519 and SHA-2), after the page is shown.
  */
-import { checkpointOriginProblem, openCheckpoint, type OpenedCheckpoint } from '../core/log/checkpoint.ts';
-import { toOrigin } from '../core/format/paths.ts';
-import { parsePublisherKeys, publicationSignatureProblem } from '../core/log/publication-signature.ts';
-import { RETRACTIONS_FILE } from '../core/log/retractions.ts';
-import { findRetractionsCommitment, readCommittedRetractions } from '../core/log/retractions-commitment.ts';
-import { parseVerifierKey } from '../core/log/signed-note.ts';
-import type { FetchTile } from '../core/log/tlog-tiles.ts';
-import { logEntry, versionLogProblems } from '../core/log/version-log.ts';
+import { checkpointOriginProblem, openCheckpoint, type OpenedCheckpoint } from '@aso-registry/core/log/checkpoint';
+import { toOrigin } from '@aso-registry/core/format/paths';
+import { parsePublisherKeys, publicationSignatureProblem } from '@aso-registry/core/log/publication-signature';
+import { RETRACTIONS_FILE } from '@aso-registry/core/log/retractions';
+import { findRetractionsCommitment, readCommittedRetractions } from '@aso-registry/core/log/retractions-commitment';
+import { parseVerifierKey } from '@aso-registry/core/log/signed-note';
+import type { FetchTile } from '@aso-registry/core/log/tlog-tiles';
+import { logEntry, versionLogProblems } from '@aso-registry/core/log/version-log';
 import type { LogViewConfig } from './log-config.ts';
 
 /** One row's outcome: a state for `data-*-state`, and the words shown. */

@@ -1,5 +1,5 @@
 /** What the record page tells the browser about a version's place in the log, written by LogStatus.astro as JSON. */
-import type { VersionLogView } from '../core/log/version-log.ts';
+import type { VersionLogView } from '@aso-registry/core/log/version-log';
 
 /** The log check's input. */
 export type LogViewConfig = VersionLogView;

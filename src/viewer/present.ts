@@ -1,5 +1,5 @@
 /** Hands verified bytes to the browser: a mesh to `<model-viewer>`, an image to `<img>`, always through a blob URL of those bytes. */
-import type { DecoderLocations } from '../core/documents/decoders.ts';
+import type { DecoderLocations } from '@aso-registry/core/documents/decoders';
 import { animationControls, type AnimatedViewer } from './animation-controls.ts';
 import { configureDecoders } from './decoder-setup.ts';
 

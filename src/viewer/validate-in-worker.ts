@@ -1,5 +1,5 @@
 /** Validates glTF bytes with gltf-validator in a Web Worker, so the page stays responsive. */
-import { formatGltfFindings, type GltfFinding } from '../core/format/gltf-rules.ts';
+import { formatGltfFindings, type GltfFinding } from '@aso-registry/core/format/gltf-rules';
 
 /** What the page sends to the worker: a copy of the bytes and the name for the report. */
 export interface ValidationRequest {

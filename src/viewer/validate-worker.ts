@@ -1,6 +1,6 @@
 /** Web Worker: runs gltf-validator off the main thread and answers with the registry's glTF findings. */
 import { validateBytes } from 'gltf-validator';
-import { gltfFindings, refuseExternalResource } from '../core/format/gltf-rules.ts';
+import { gltfFindings, refuseExternalResource } from '@aso-registry/core/format/gltf-rules';
 import type { ValidationAnswer, ValidationRequest } from './validate-in-worker.ts';
 
 const scope = self as unknown as {

@@ -2,7 +2,7 @@
  * The bytes this page has already verified, by hash: the 3D view's poster (the preview image) is fetched and checked
  * like any representation, and an Inspect of the preview then reuses those bytes instead of downloading them again.
  */
-import type { Representation } from '../core/format/types.ts';
+import type { Representation } from '@aso-registry/core/format/types';
 import { fetchBytes } from './fetch-bytes.ts';
 import { verifyBytes } from './verify-bytes.ts';
 

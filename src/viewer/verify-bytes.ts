@@ -2,9 +2,9 @@
  * Checks bytes against a representation's declared byte length, then its SHA-256: WebCrypto, which digests in one call,
  * or for large files an incremental SHA-256 (hash-wasm, loaded only then) in slices, so that a progress bar can follow.
  */
-import { compareIntegrity, integrityFailure, type DeclaredIntegrity } from '../core/format/integrity.ts';
-import { sriFromDigest, sriOf } from '../core/format/sri.ts';
-import type { IntegrityResult } from '../core/format/types.ts';
+import { compareIntegrity, integrityFailure, type DeclaredIntegrity } from '@aso-registry/core/format/integrity';
+import { sriFromDigest, sriOf } from '@aso-registry/core/format/sri';
+import type { IntegrityResult } from '@aso-registry/core/format/types';
 
 /** The verdict on a set of bytes: the comparison, and which check failed with what text. */
 export type Verification =

@@ -1,6 +1,6 @@
 /** The viewer's configuration, written into the record page as JSON by Viewer.astro and read back by the island. */
-import type { DecoderLocations } from '../core/documents/decoders.ts';
-import type { Representation } from '../core/format/types.ts';
+import type { DecoderLocations } from '@aso-registry/core/documents/decoders';
+import type { Representation } from '@aso-registry/core/format/types';
 
 /** A representation as the viewer knows it: for glTF, with the extensions the registry check found it requires. */
 export type ViewerRepresentation = Representation & { gltf?: { extensionsRequired: string[] } };

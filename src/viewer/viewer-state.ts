@@ -1,7 +1,7 @@
 /** The viewer's states and the words it shows for each (DESIGN §6). Pure: no DOM. */
-import { noCompatibleText, type Capabilities } from '../core/format/compatibility.ts';
-import { formatCount } from '../core/documents/format-count.ts';
-import type { Representation } from '../core/format/types.ts';
+import { noCompatibleText, type Capabilities } from '@aso-registry/core/format/compatibility';
+import { formatCount } from '@aso-registry/core/documents/format-count';
+import type { Representation } from '@aso-registry/core/format/types';
 
 /** The value of `data-viewer-state` on the viewer's root element. */
 type ViewerState = 'idle' | 'fetching' | 'verifying' | 'loaded' | 'failed' | 'unsupported';

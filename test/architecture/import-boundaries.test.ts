@@ -3,28 +3,32 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/build-site.ts';
-import { importsOf, RULES, sourceImports, violations } from './import-rules.ts';
-
-const SRC = join(repoRoot, 'src');
+import { importsOf, RULES, SOURCE_ROOTS, sourceImports, violations } from './import-rules.ts';
 
 describe('import boundaries', () => {
-  it('no file under src/ makes an import its folder may not make', async () => {
-    const imports = await sourceImports(SRC);
+  it('no file under src/ or packages/ makes an import its folder may not make', async () => {
+    const imports = await sourceImports(repoRoot);
     expect(imports.length).toBeGreaterThan(500);
     expect(violations(imports)).toEqual([]);
   });
 
-  it('mcp/ reaches the SDK only through its public entry, and no other folder imports mcp/', async () => {
-    // Where a relative import leads, from src/; '' for a package.
-    const resolved = (await sourceImports(SRC)).map((i) => ({ ...i, to: i.specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(i.file), i.specifier)) : '' }));
-    const intoSdk = resolved.filter((i) => i.file.startsWith('mcp/') && i.to.startsWith('sdk/'));
+  it('mcp/ reaches the SDK only through its package name, and no other folder imports mcp/', async () => {
+    // Where a relative import leads, in the map; '' for a package.
+    const resolved = (await sourceImports(repoRoot)).map((i) => ({ ...i, to: i.specifier.startsWith('.') ? posix.normalize(posix.join(posix.dirname(i.file), i.specifier)) : '' }));
+    const intoSdk = resolved.filter((i) => i.file.startsWith('mcp/') && i.specifier.startsWith('@aso-registry/sdk'));
     expect(intoSdk.length).toBeGreaterThan(0);
-    expect(intoSdk.filter((i) => i.to !== 'sdk/index.ts').map((i) => `${i.file}: ${i.specifier}`)).toEqual([]);
+    expect(intoSdk.filter((i) => i.specifier !== '@aso-registry/sdk').map((i) => `${i.file}: ${i.specifier}`)).toEqual([]);
     expect(resolved.filter((i) => !i.file.startsWith('mcp/') && i.to.startsWith('mcp/')).map((i) => `${i.file}: ${i.specifier}`)).toEqual([]);
   });
 
   it('every top folder of src/ and every subfolder of core/ and site/ has a rule, and ARCHITECTURE.md describes each one', async () => {
-    const files = (await readdir(SRC, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(SRC, join(e.parentPath, e.name)).split(sep).join('/'));
+    const files: string[] = [];
+    for (const [prefix, dir] of Object.entries(SOURCE_ROOTS)) {
+      const root = join(repoRoot, dir);
+      for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
+        if (e.isFile()) files.push(posix.join(prefix, relative(root, join(e.parentPath, e.name)).split(sep).join('/')));
+      }
+    }
     const top = files.map((f) => f.split('/')[0]!).filter((f) => !f.includes('.'));
     const split = files.filter((f) => /^(core|site)\/[^/]+\//.test(f)).map((f) => f.split('/').slice(0, 2).join('/'));
     expect([...new Set([...top, ...split])].sort()).toEqual(Object.keys(RULES).sort());
@@ -61,10 +65,14 @@ describe('import boundaries', () => {
         { file: 'core/format/types.ts', specifier: './sri.ts' },
         { file: 'viewer/present.ts', specifier: '@google/model-viewer' },
         { file: 'publish/submit.ts', specifier: '../jobs/client/job-client.ts' },
+        { file: 'registry/check-version.ts', specifier: '@aso-registry/core/format/paths' },
+        { file: 'core/log/ledger.ts', specifier: '@aso-registry/sdk' },
+        { file: 'site/build/build-site.ts', specifier: '../../../packages/core/src/format/paths.ts' },
+        { file: 'sdk/client.ts', specifier: '../../../src/io/hash-file.ts' },
       ]),
     ).toEqual([
       'core/format/paths.ts: imports "node:path" (core/format/ may use only ajv, ajv-formats, semver, @noble/hashes, @noble/ed25519, spdx-license-ids; it must run without Node)',
-      'core/format/paths.ts: imports "../../registry/load-registry.ts" (core/format/ may not import registry/)',
+      'core/format/paths.ts: imports "../../registry/load-registry.ts" (outside its package; another package is imported by its name)',
       'core/format/paths.ts: imports "../log/ledger.ts" (core/format/ may not import core/log/)',
       'core/log/ledger.ts: imports "../documents/feeds.ts" (core/log/ may not import core/documents/)',
       'site/output/output-writer.ts: imports "../render/page-paths.ts" (site/output/ may not import site/render/)',
@@ -72,6 +80,9 @@ describe('import boundaries', () => {
       'viewer/island.ts: imports "../io/hash-file.ts" (viewer/ may not import io/)',
       'jobs/service/server.ts: imports "../../publish/submit.ts" (jobs/ may not import publish/)',
       'registry/check-version.ts: imports "../site/thumbnails.ts" (registry/ may not import site/)',
+      'core/log/ledger.ts: imports "@aso-registry/sdk" (core/log/ may not import sdk/)',
+      'site/build/build-site.ts: imports "../../../packages/core/src/format/paths.ts" (outside src/)',
+      'sdk/client.ts: imports "../../../src/io/hash-file.ts" (outside its package; another package is imported by its name)',
     ]);
   });
 });

@@ -38,9 +38,20 @@ export const RULES: Readonly<Record<string, FolderRule>> = {
   mcp: { folders: ['core', 'io', 'sdk'], packages: '*' },
 };
 
+/** Where each folder of the map lives: the workspace packages `core/` and `sdk/`, and `src/` for the rest. */
+export const SOURCE_ROOTS: Readonly<Record<string, string>> = { '': 'src', core: 'packages/core/src', sdk: 'packages/sdk/src' };
+
+/** The folder of the map a workspace package's specifier names (`@aso-registry/core/log/ledger` is `core/log/ledger.ts`), or undefined. */
+function workspaceTarget(specifier: string): string | undefined {
+  if (specifier === '@aso-registry/sdk') return 'sdk/index.ts';
+  const core = /^@aso-registry\/core\/(.+)$/.exec(specifier);
+  if (core) return core[1]!.endsWith('.json') ? `core/${core[1]}` : `core/${core[1]}.ts`;
+  return undefined;
+}
+
 /** One import of one file. */
 export interface SourceImport {
-  /** The importing file, relative to `src/`, with `/` separators. */
+  /** The importing file in the map (`core/...` and `sdk/...` for the packages, else relative to `src/`), with `/` separators. */
   file: string;
   specifier: string;
 }
@@ -77,11 +88,21 @@ export function violations(imports: readonly SourceImport[], rules: Readonly<Rec
     const folder = ruleFolder(file, rules);
     const rule = rules[folder];
     if (!rule) continue;
-    if (specifier.startsWith('.')) {
-      if (!specifier.endsWith('.ts') && !specifier.endsWith('.astro') && !specifier.endsWith('.json') && !specifier.endsWith('.mjs') && !specifier.endsWith('.js')) continue;
-      const target = posix.normalize(posix.join(posix.dirname(file), specifier));
+    const workspace = workspaceTarget(specifier);
+    if (specifier.startsWith('.') || workspace !== undefined) {
+      if (workspace === undefined && !/\.(ts|astro|json|mjs|js)$/.test(specifier)) continue;
+      const target = workspace ?? posix.normalize(posix.join(posix.dirname(file), specifier));
+      const own = file.split('/')[0]!;
+      if (workspace === undefined && own in SOURCE_ROOTS && !target.startsWith(`${own}/`)) {
+        out.push(`${file}: imports "${specifier}" (outside its package; another package is imported by its name)`);
+        continue;
+      }
       if (target.startsWith('../')) {
         out.push(`${file}: imports "${specifier}" (outside src/)`);
+        continue;
+      }
+      if (workspace === undefined && (target.startsWith('core/') || target.startsWith('sdk/')) && !(own in SOURCE_ROOTS)) {
+        out.push(`${file}: imports "${specifier}" (a package's file by path; import it by its name)`);
         continue;
       }
       const to = ruleFolder(target, rules);
@@ -101,19 +122,19 @@ export function violations(imports: readonly SourceImport[], rules: Readonly<Rec
   return out;
 }
 
-/** Every import of every source file under `srcDir`. */
-export async function sourceImports(srcDir: string): Promise<SourceImport[]> {
+/** Every import of every source file of the map, the workspace packages' sources included (see SOURCE_ROOTS). */
+export async function sourceImports(repoRoot: string): Promise<SourceImport[]> {
   const out: SourceImport[] = [];
-  const walk = async (dir: string): Promise<void> => {
+  const walk = async (prefix: string, srcDir: string, dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
+      if (entry.isDirectory()) await walk(prefix, srcDir, path);
       else if (/\.(ts|mts|mjs|js|astro)$/.test(entry.name)) {
-        const file = relative(srcDir, path).split(sep).join('/');
+        const file = posix.join(prefix, relative(srcDir, path).split(sep).join('/'));
         for (const specifier of importsOf(await readFile(path, 'utf8'))) out.push({ file, specifier });
       }
     }
   };
-  await walk(srcDir);
+  for (const [prefix, dir] of Object.entries(SOURCE_ROOTS)) await walk(prefix, join(repoRoot, dir), join(repoRoot, dir));
   return out;
 }

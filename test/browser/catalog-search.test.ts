@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_PAGE_SIZE } from '../../src/core/documents/paging.ts';
+import { CATALOG_PAGE_SIZE } from '@aso-registry/core/documents/paging';
 import { startPreview, type PreviewServer } from '../../src/site/serve/preview-server.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { buildSite } from '../support/build-site.ts';

@@ -1,7 +1,7 @@
-/** Small manifests and version records built in code for the tests of `src/core/`. */
+/** Small manifests and version records built in code for the tests of `packages/core/src/`. */
 import { createHash } from 'node:crypto';
-import type { VersionRecord } from '../../src/core/documents/api-documents.ts';
-import type { Manifest, PublicationRecord, Representation } from '../../src/core/format/types.ts';
+import type { VersionRecord } from '@aso-registry/core/documents/api-documents';
+import type { Manifest, PublicationRecord, Representation } from '@aso-registry/core/format/types';
 
 export const REGISTRY = 'https://registry.test';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSmallFileWhole, sha256File, sriOfBytes } from '../../src/io/hash-file.ts';
-import { sriOf } from '../../src/core/format/sri.ts';
+import { sriOf } from '@aso-registry/core/format/sri';
 import { WHOLE_FILE_BYTES } from '../../src/io/read-small-file.ts';
 
 describe('sha256File', () => {

@@ -2,8 +2,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appendToLedger, ledgerLine, verifyLedger } from '../../src/core/log/ledger.ts';
-import { versionDir } from '../../src/core/format/paths.ts';
+import { appendToLedger, ledgerLine, verifyLedger } from '@aso-registry/core/log/ledger';
+import { versionDir } from '@aso-registry/core/format/paths';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 import { buildSite } from '../support/build-site.ts';
 import { pngBytes, sri, tempRegistry, writeVersion } from '../support/fixture-registry.ts';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TORN_LINE, verifyLedger } from '../../src/core/log/ledger.ts';
+import { TORN_LINE, verifyLedger } from '@aso-registry/core/log/ledger';
 import { checkRegistry } from '../../src/registry/load-registry.ts';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 import { repoRoot } from '../support/build-site.ts';

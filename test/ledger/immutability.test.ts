@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
-import { ledgerFrom, ledgerLine, verifyLedger } from '../../src/core/log/ledger.ts';
+import { ledgerFrom, ledgerLine, verifyLedger } from '@aso-registry/core/log/ledger';
 import { REGISTRY_URL, sri } from '../registry/fixture.ts';
 import { editFile, gitRegistry, publishedRegistry, type GitRegistry } from './git-registry.ts';
 

@@ -3,8 +3,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLog } from '../../scripts/log.ts';
-import { endorseKey } from '../../src/core/log/key-endorsement.ts';
-import { generateKey, parseSignerKey, parseVerifierKey, type SignerKey } from '../../src/core/log/signed-note.ts';
+import { endorseKey } from '@aso-registry/core/log/key-endorsement';
+import { generateKey, parseSignerKey, parseVerifierKey, type SignerKey } from '@aso-registry/core/log/signed-note';
 import { REGISTRY_URL } from '../registry/fixture.ts';
 import { gitRegistry, type GitRegistry } from './git-registry.ts';
 

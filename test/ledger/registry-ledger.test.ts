@@ -2,9 +2,9 @@
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLedger } from '../../scripts/ledger.ts';
-import { verifyLedger } from '../../src/core/log/ledger.ts';
-import { latestNotRetracted } from '../../src/core/format/latest.ts';
-import { appendRetraction, parseRetractions, retractionLine, type RetractionEntry } from '../../src/core/log/retractions.ts';
+import { verifyLedger } from '@aso-registry/core/log/ledger';
+import { latestNotRetracted } from '@aso-registry/core/format/latest';
+import { appendRetraction, parseRetractions, retractionLine, type RetractionEntry } from '@aso-registry/core/log/retractions';
 import { appendLedgerEntry } from '../../src/publish/append-ledger.ts';
 import { publicationOf } from '../../src/registry/ledger-file.ts';
 import { loadRegistry } from '../../src/registry/load-registry.ts';

@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLog } from '../../scripts/log.ts';
-import type { AgentDocument, ApiLedgerCheckpoint, ApiVersion } from '../../src/core/documents/api-types.ts';
-import { ledgerLine, lineHash, type LedgerEntry } from '../../src/core/log/ledger.ts';
-import { sriOf, sriToHex } from '../../src/core/format/sri.ts';
+import type { AgentDocument, ApiLedgerCheckpoint, ApiVersion } from '@aso-registry/core/documents/api-types';
+import { ledgerLine, lineHash, type LedgerEntry } from '@aso-registry/core/log/ledger';
+import { sriOf, sriToHex } from '@aso-registry/core/format/sri';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { signedSiteCopy, type SignedSiteCopy } from '../sdk/support/signed-site-copy.ts';
 

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../src/sdk/index.ts';
+import type { Manifest } from '@aso-registry/sdk';
 import { repoRoot } from '../support/build-site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { signedSiteCopy, type SignedSiteCopy } from '../sdk/support/signed-site-copy.ts';

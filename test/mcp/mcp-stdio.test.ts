@@ -6,8 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentDocument } from '../../src/core/documents/api-types.ts';
-import type { ApiCatalog, ApiObject, ApiVersion, Manifest } from '../../src/sdk/index.ts';
+import type { AgentDocument } from '@aso-registry/core/documents/api-types';
+import type { ApiCatalog, ApiObject, ApiVersion, Manifest } from '@aso-registry/sdk';
 import { repoRoot } from '../support/build-site.ts';
 import { siteDir } from '../support/site.ts';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyLedger } from '../../src/core/log/ledger.ts';
+import { verifyLedger } from '@aso-registry/core/log/ledger';
 import { appendLedgerEntry, serialized } from '../../src/publish/append-ledger.ts';
 import { allPublications, ledgerPath, publicationOf } from '../../src/registry/ledger-file.ts';
 import { createFixture, type Fixture } from '../registry/fixture.ts';

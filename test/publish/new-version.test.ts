@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
 import { runNewVersion } from '../../scripts/new-version.ts';
-import type { Manifest, PublicationRecord } from '../../src/core/format/types.ts';
+import type { Manifest, PublicationRecord } from '@aso-registry/core/format/types';
 import { buildSite, repoRoot } from '../support/build-site.ts';
 import { sri } from '../support/fixture-registry.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishError } from '../../src/publish/publish-error.ts';
-import type { Manifest } from '../../src/core/format/types.ts';
+import type { Manifest } from '@aso-registry/core/format/types';
 import { runCheck } from '../../scripts/check.ts';
 import { createRepo, photoPng, publish, recordIo, REGISTRY_URL, snapshot, startService, type TestRepo } from './helpers.ts';
 

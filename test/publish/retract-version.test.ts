@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRetractions } from '../../src/core/log/retractions.ts';
+import { parseRetractions } from '@aso-registry/core/log/retractions';
 import { retractionsPath, retractVersion } from '../../src/publish/retract-version.ts';
 import { publicationOf } from '../../src/registry/ledger-file.ts';
 import { createFixture, type Fixture } from '../registry/fixture.ts';

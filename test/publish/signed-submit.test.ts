@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
 import { runLog } from '../../scripts/log.ts';
-import { publicationSignatureProblem } from '../../src/core/log/publication-signature.ts';
-import { generateKey, parseSignerKey } from '../../src/core/log/signed-note.ts';
-import type { PublicationRecord } from '../../src/core/format/types.ts';
+import { publicationSignatureProblem } from '@aso-registry/core/log/publication-signature';
+import { generateKey, parseSignerKey } from '@aso-registry/core/log/signed-note';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { createRepo, photoPng, publish, REGISTRY_URL, snapshot, startService, type TestRepo } from './helpers.ts';
 
 let svc: Awaited<ReturnType<typeof startService>>;

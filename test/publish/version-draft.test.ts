@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { manifestProblems } from '../../src/core/format/validate-manifest.ts';
+import { manifestProblems } from '@aso-registry/core/format/validate-manifest';
 import { buildManifest, buildPublication, manifestBytes, rfc3339, sha256Hex, type VersionDraft, type VersionFile } from '../../src/publish/version-draft.ts';
 
 const hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyLedger } from '../../src/core/log/ledger.ts';
+import { verifyLedger } from '@aso-registry/core/log/ledger';
 import { PublishError } from '../../src/publish/publish-error.ts';
 import { buildManifest, buildPublication, manifestBytes, type VersionDraft } from '../../src/publish/version-draft.ts';
 import { checkStaged, exists, stageVersion, targetDir, writeVersion } from '../../src/publish/write-version.ts';

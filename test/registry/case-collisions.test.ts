@@ -3,7 +3,7 @@
  * object, two files of one version, two object folders.
  */
 import { describe, expect, it } from 'vitest';
-import { objectIdProblem } from '../../src/core/format/object-id.ts';
+import { objectIdProblem } from '@aso-registry/core/format/object-id';
 import { loadRegistry } from '../../src/registry/load-registry.ts';
 import { formatProblem } from '../../src/registry/registry-model.ts';
 import { glbFile, pngFile, REGISTRY_URL, temporaryFixtures, type Fixture } from './fixture.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerFrom, type LedgerPublication } from '../../src/core/log/ledger.ts';
-import type { PublicationRecord } from '../../src/core/format/types.ts';
+import { ledgerFrom, type LedgerPublication } from '@aso-registry/core/log/ledger';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { checkLedgerFile, type KnownVersion } from '../../src/registry/check-ledger-file.ts';
 import { createFixture, type Fixture } from './fixture.ts';
 

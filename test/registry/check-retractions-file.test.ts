@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { retractionLine, type RetractionEntry } from '../../src/core/log/retractions.ts';
+import { retractionLine, type RetractionEntry } from '@aso-registry/core/log/retractions';
 import type { KnownVersion } from '../../src/registry/check-ledger-file.ts';
 import { checkRetractionsFile } from '../../src/registry/check-retractions-file.ts';
 import { createFixture, type Fixture } from './fixture.ts';

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_GLTF_JSON_DEPTH, MAX_GLTF_NODE_DEPTH } from '../../src/core/format/gltf-depth.ts';
+import { MAX_GLTF_JSON_DEPTH, MAX_GLTF_NODE_DEPTH } from '@aso-registry/core/format/gltf-depth';
 import { hashSmallFileWhole } from '../../src/io/hash-file.ts';
 import { startGltfValidation } from '../../src/registry/gltf-validation-threads.ts';
 import { checkRegistry } from '../../src/registry/load-registry.ts';

@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { Document, WebIO } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { afterEach } from 'vitest';
-import { representationUrl, versionDir } from '../../src/core/format/paths.ts';
-import type { Manifest, PublicationRecord, Representation, World } from '../../src/core/format/types.ts';
+import { representationUrl, versionDir } from '@aso-registry/core/format/paths';
+import type { Manifest, PublicationRecord, Representation, World } from '@aso-registry/core/format/types';
 
 export const REGISTRY_URL = 'https://registry.test';
 

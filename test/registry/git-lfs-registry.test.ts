@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
 import { runNewVersion } from '../../scripts/new-version.ts';
-import { parseLfsPointer } from '../../src/core/format/lfs-pointer.ts';
+import { parseLfsPointer } from '@aso-registry/core/format/lfs-pointer';
 import { buildSite, repoRoot } from '../support/build-site.ts';
 
 const run = promisify(execFile);

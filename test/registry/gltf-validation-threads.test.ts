@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GltfCheck } from '../../src/core/format/gltf-rules.ts';
+import type { GltfCheck } from '@aso-registry/core/format/gltf-rules';
 import { hashSmallFileWhole, sha256File } from '../../src/io/hash-file.ts';
 import { gltfValidationOptions, startGltfValidation, type GltfValidation } from '../../src/registry/gltf-validation-threads.ts';
 import { validateHashedGltf } from '../../src/registry/validate-gltf.ts';

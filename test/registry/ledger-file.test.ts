@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ledgerFrom } from '../../src/core/log/ledger.ts';
+import { ledgerFrom } from '@aso-registry/core/log/ledger';
 import { allPublications, ledgerPath, publicationOf, readLedgerCheckpoint } from '../../src/registry/ledger-file.ts';
 import { createFixture, sri, type Fixture } from './fixture.ts';
 

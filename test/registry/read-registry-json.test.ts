@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/registry/strict-json.ts';
-import { MAX_VERSION_LENGTH } from '../../src/core/format/version.ts';
+import { MAX_VERSION_LENGTH } from '@aso-registry/core/format/version';
 import { loadRegistry } from '../../src/registry/load-registry.ts';
 import { MAX_JSON_BYTES, readRegistryJson } from '../../src/registry/read-registry-json.ts';
 import { formatProblem } from '../../src/registry/registry-model.ts';

@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
-import { BROWSER_GLTF_EXTENSIONS } from '../../src/core/format/gltf-extensions.ts';
+import { BROWSER_GLTF_EXTENSIONS } from '@aso-registry/core/format/gltf-extensions';
 import { tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 import { featureAssets, unknownExtensionAsset } from '../support/gltf-features.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { assertIntegrityTarget, checkResponse } from '../../src/sdk/check-integrity.ts';
-import { NetworkError } from '../../src/sdk/errors.ts';
+import { assertIntegrityTarget, checkResponse } from '../../packages/sdk/src/check-integrity.ts';
+import { NetworkError } from '../../packages/sdk/src/errors.ts';
 
 const sri = (bytes: Uint8Array) => `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
 const bytes = new TextEncoder().encode('the bytes of a mesh');

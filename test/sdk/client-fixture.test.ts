@@ -2,9 +2,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { representationPath } from '../../src/core/format/paths.ts';
-import { sriOf } from '../../src/core/format/sri.ts';
-import type { ApiVersion } from '../../src/core/documents/api-types.ts';
+import { representationPath } from '@aso-registry/core/format/paths';
+import { sriOf } from '@aso-registry/core/format/sri';
+import type { ApiVersion } from '@aso-registry/core/documents/api-types';
 import {
   AsoSdkError,
   createClient,
@@ -13,7 +13,7 @@ import {
   NetworkError,
   NotFoundError,
   type AsoClient,
-} from '../../src/sdk/index.ts';
+} from '@aso-registry/sdk';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { defaultVersions, REGISTRY_URL, writeFixtureSite, type FixtureSite } from './support/fixture-site.ts';
 import { rejection } from './support/rejection.ts';

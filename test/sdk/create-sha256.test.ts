@@ -1,9 +1,9 @@
 /** The two SHA-256 backends agree with each other and with node:crypto, however the bytes are split. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSha256 } from '../../src/sdk/create-sha256.ts';
-import { nodeSha256 } from '../../src/sdk/sha256-node.ts';
-import { webSha256 } from '../../src/sdk/sha256-web.ts';
+import { createSha256 } from '../../packages/sdk/src/create-sha256.ts';
+import { nodeSha256 } from '../../packages/sdk/src/sha256-node.ts';
+import { webSha256 } from '../../packages/sdk/src/sha256-web.ts';
 import { noiseBytes } from './support/fixture-site.ts';
 
 function reference(bytes: Uint8Array): string {

@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openCheckpoint } from '../../src/core/log/checkpoint.ts';
-import { createClient, LogError } from '../../src/sdk/index.ts';
+import { openCheckpoint } from '@aso-registry/core/log/checkpoint';
+import { createClient, LogError } from '@aso-registry/sdk';
 import { repoRoot } from '../support/build-site.ts';
 import { siteDir } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';

@@ -4,10 +4,10 @@
  * checkpoints whose origin is the pinned key's name.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiRepresentation, ApiVersion } from '../../src/core/documents/api-types.ts';
-import { checkpointNote } from '../../src/core/log/checkpoint.ts';
-import { sriOf, sriToHex } from '../../src/core/format/sri.ts';
-import { createClient, IntegrityError, LogError } from '../../src/sdk/index.ts';
+import type { ApiRepresentation, ApiVersion } from '@aso-registry/core/documents/api-types';
+import { checkpointNote } from '@aso-registry/core/log/checkpoint';
+import { sriOf, sriToHex } from '@aso-registry/core/format/sri';
+import { createClient, IntegrityError, LogError } from '@aso-registry/sdk';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { rejection } from './support/rejection.ts';
 import { signedSiteCopy, type SignedSiteCopy } from './support/signed-site-copy.ts';

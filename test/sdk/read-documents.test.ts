@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apiCatalog, apiIndex, apiObject, apiVersion } from '../../src/core/documents/api-documents.ts';
-import { groupObjects } from '../../src/core/documents/catalog.ts';
-import { InvalidResponseError } from '../../src/sdk/errors.ts';
-import { readCatalog, readIndex, readObject, readVersion } from '../../src/sdk/read-documents.ts';
+import { apiCatalog, apiIndex, apiObject, apiVersion } from '@aso-registry/core/documents/api-documents';
+import { groupObjects } from '@aso-registry/core/documents/catalog';
+import { InvalidResponseError } from '../../packages/sdk/src/errors.ts';
+import { readCatalog, readIndex, readObject, readVersion } from '../../packages/sdk/src/read-documents.ts';
 import { record, REGISTRY, rep } from '../core/records.ts';
 
 const URL_OF = 'https://registry.test/api/v1/doc.json';

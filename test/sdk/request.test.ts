@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidResponseError, NetworkError, NotFoundError } from '../../src/sdk/errors.ts';
-import { get, getJson } from '../../src/sdk/request.ts';
+import { InvalidResponseError, NetworkError, NotFoundError } from '../../packages/sdk/src/errors.ts';
+import { get, getJson } from '../../packages/sdk/src/request.ts';
 import { scriptedApi } from '../support/scripted-server.ts';
 
 describe('get and getJson over loopback', () => {

@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, InvalidResponseError, NotFoundError, type AsoClient, type ObjectVersion } from '../../src/sdk/index.ts';
+import { createClient, InvalidResponseError, NotFoundError, type AsoClient, type ObjectVersion } from '@aso-registry/sdk';
 import { repoRoot } from '../support/build-site.ts';
 import { siteDir } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { nodeSha256 } from '../../src/sdk/sha256-node.ts';
+import { nodeSha256 } from '../../packages/sdk/src/sha256-node.ts';
 
 describe('nodeSha256', () => {
   it('streams chunks into node:crypto and gives the SRI of the digest', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { webSha256 } from '../../src/sdk/sha256-web.ts';
+import { webSha256 } from '../../packages/sdk/src/sha256-web.ts';
 
 const sri = (bytes: Uint8Array) => `sha256-${createHash('sha256').update(bytes).digest('base64')}`;
 

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createClient, LedgerError } from '../../src/sdk/index.ts';
+import { createClient, LedgerError } from '@aso-registry/sdk';
 import { siteDir } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { rejection } from './support/rejection.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseAtomFeed, parseJsonFeed } from 'feedsmith';
 import { HtmlValidate, type ConfigData } from 'html-validate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PublicationRecord } from '../../src/core/format/types.ts';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { repoRoot } from '../support/build-site.ts';
 import { expandOffline, iriProblems } from '../support/json-ld.ts';
 import { siteDir } from '../support/site.ts';

@@ -4,7 +4,7 @@
  * changed writes no file at all; one after a new version writes that version's files and the indexes, no other's.
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { ledgerFrom } from '../../src/core/log/ledger.ts';
+import { ledgerFrom } from '@aso-registry/core/log/ledger';
 import { allPublications } from '../../src/registry/ledger-file.ts';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';

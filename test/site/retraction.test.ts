@@ -2,11 +2,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentDocument, ApiIndex, ApiLedgerCheckpoint, ApiObject, ApiVersion } from '../../src/core/documents/api-types.ts';
-import { extendsCheckpoint, ledgerFrom, ledgerRecordProblems, verifyLedger } from '../../src/core/log/ledger.ts';
-import { toOrigin } from '../../src/core/format/paths.ts';
-import { latestNotRetracted } from '../../src/core/format/latest.ts';
-import { parseRetractions, type RetractionEntry } from '../../src/core/log/retractions.ts';
+import type { AgentDocument, ApiIndex, ApiLedgerCheckpoint, ApiObject, ApiVersion } from '@aso-registry/core/documents/api-types';
+import { extendsCheckpoint, ledgerFrom, ledgerRecordProblems, verifyLedger } from '@aso-registry/core/log/ledger';
+import { toOrigin } from '@aso-registry/core/format/paths';
+import { latestNotRetracted } from '@aso-registry/core/format/latest';
+import { parseRetractions, type RetractionEntry } from '@aso-registry/core/log/retractions';
 import { repoRoot } from '../support/build-site.ts';
 import { sri } from '../support/fixture-registry.ts';
 import { siteDir } from '../support/site.ts';

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_TYPES, contentTypeOf, nginxExtraTypes } from '../../src/core/format/content-types.ts';
+import { CONTENT_TYPES, contentTypeOf, nginxExtraTypes } from '@aso-registry/core/format/content-types';
 import { startPreview, type PreviewServer } from '../../src/site/serve/preview-server.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { siteDir } from '../support/site.ts';

@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { representationUrl, versionDir } from '../../src/core/format/paths.ts';
-import { sriFromDigest } from '../../src/core/format/sri.ts';
-import type { Manifest, PublicationRecord, Representation, World } from '../../src/core/format/types.ts';
+import { representationUrl, versionDir } from '@aso-registry/core/format/paths';
+import { sriFromDigest } from '@aso-registry/core/format/sri';
+import type { Manifest, PublicationRecord, Representation, World } from '@aso-registry/core/format/types';
 import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 
 /** A file to publish with a version. */

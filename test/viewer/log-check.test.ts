@@ -3,13 +3,13 @@
  * whether the version is retracted is read from the retractions the signed checkpoint commits to.
  */
 import { describe, expect, it } from 'vitest';
-import { toBase64 } from '../../src/core/log/base64.ts';
-import { checkpointNote, type Checkpoint } from '../../src/core/log/checkpoint.ts';
-import { ledgerLine } from '../../src/core/log/ledger.ts';
-import { retractionLine } from '../../src/core/log/retractions.ts';
-import { formatRetractionsLine, retractionsCommitment } from '../../src/core/log/retractions-commitment.ts';
-import { generateKey } from '../../src/core/log/signed-note.ts';
-import { entryLeafHash, versionLog } from '../../src/core/log/version-log.ts';
+import { toBase64 } from '@aso-registry/core/log/base64';
+import { checkpointNote, type Checkpoint } from '@aso-registry/core/log/checkpoint';
+import { ledgerLine } from '@aso-registry/core/log/ledger';
+import { retractionLine } from '@aso-registry/core/log/retractions';
+import { formatRetractionsLine, retractionsCommitment } from '@aso-registry/core/log/retractions-commitment';
+import { generateKey } from '@aso-registry/core/log/signed-note';
+import { entryLeafHash, versionLog } from '@aso-registry/core/log/version-log';
 import { checkLog } from '../../src/viewer/log-check.ts';
 import type { LogViewConfig } from '../../src/viewer/log-config.ts';
 

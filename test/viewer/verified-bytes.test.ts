@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Representation } from '../../src/core/format/types.ts';
+import type { Representation } from '@aso-registry/core/format/types';
 import { verifiedBytes } from '../../src/viewer/verified-bytes.ts';
 
 const good = new TextEncoder().encode('preview image bytes');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Representation } from '../../src/core/format/types.ts';
+import type { Representation } from '@aso-registry/core/format/types';
 import { parseConfig, serializeConfig } from '../../src/viewer/viewer-config.ts';
 
 const decoders = { draco: '/decoders/three-0.183.2/draco/', ktx2: '/decoders/three-0.183.2/basis/', meshopt: '/decoders/meshoptimizer-1.3.0/meshopt_decoder.js' };

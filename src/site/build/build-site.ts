@@ -7,7 +7,7 @@
  * (Astro's build of the site's code, cached by its digest) does not depend on the registry: it is looked up, or built,
  * while the registry is checked, and the renderer phase waits for it.
  */
-import type { SignerKey } from '../../core/log/signed-note.ts';
+import type { SignerKey } from '@aso-registry/core/log/signed-note';
 import { LOG_KEY_VARIABLES, signerKeyFromEnv } from '../../io/signer-key.ts';
 import { threadSetting, threadsFor } from '../../io/worker-pool.ts';
 import { gltfValidationOptions } from '../../registry/gltf-validation-threads.ts';

@@ -1,8 +1,8 @@
 /** The published bytes in the built site: every version's manifest and representation files, and the thumbnails. */
 import { join } from 'node:path';
 import pMap from 'p-map';
-import { manifestPath, representationPath, versionDir } from '../../core/format/paths.ts';
-import type { Manifest } from '../../core/format/types.ts';
+import { manifestPath, representationPath, versionDir } from '@aso-registry/core/format/paths';
+import type { Manifest } from '@aso-registry/core/format/types';
 import type { OutputWriter } from '../output/output-writer.ts';
 import type { SiteData } from '../data/site-model.ts';
 import { MANIFEST_FILE } from '../../registry/registry-files.ts';

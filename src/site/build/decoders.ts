@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DECODERS_DIR, type DecoderLocations } from '../../core/documents/decoders.ts';
+import { DECODERS_DIR, type DecoderLocations } from '@aso-registry/core/documents/decoders';
 import type { OutputWriter } from '../output/output-writer.ts';
 
 /** One decoder file: where it is in node_modules and its path in the site. */

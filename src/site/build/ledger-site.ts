@@ -1,9 +1,9 @@
 /** The ledger and the retractions in the built site: copied byte for byte to `/ledger.jsonl` and `/retractions.jsonl`. */
 import { join } from 'node:path';
-import { apiLedgerCheckpoint } from '../../core/documents/api-documents.ts';
-import type { ApiLedgerCheckpoint } from '../../core/documents/api-types.ts';
-import { LEDGER_FILE, type LedgerCheckpoint } from '../../core/log/ledger.ts';
-import { RETRACTIONS_FILE } from '../../core/log/retractions.ts';
+import { apiLedgerCheckpoint } from '@aso-registry/core/documents/api-documents';
+import type { ApiLedgerCheckpoint } from '@aso-registry/core/documents/api-types';
+import { LEDGER_FILE, type LedgerCheckpoint } from '@aso-registry/core/log/ledger';
+import { RETRACTIONS_FILE } from '@aso-registry/core/log/retractions';
 import type { OutputWriter } from '../output/output-writer.ts';
 import { ledgerPath, readLedgerCheckpoint } from '../../registry/ledger-file.ts';
 import { readOptionalText } from '../../io/read-optional-text.ts';

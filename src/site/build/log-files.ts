@@ -4,14 +4,14 @@
  * Full tiles never change once written, so a rebuild leaves them alone.
  */
 import { join } from 'node:path';
-import { checkpointNote, CHECKPOINT_PATH } from '../../core/log/checkpoint.ts';
-import type { SignerKey, VerifierKey } from '../../core/log/signed-note.ts';
-import { entryBundle, entryTiles, hashTiles, tileData, tilePath, TILE_WIDTH } from '../../core/log/tlog-tiles.ts';
+import { checkpointNote, CHECKPOINT_PATH } from '@aso-registry/core/log/checkpoint';
+import type { SignerKey, VerifierKey } from '@aso-registry/core/log/signed-note';
+import { entryBundle, entryTiles, hashTiles, tileData, tilePath, TILE_WIDTH } from '@aso-registry/core/log/tlog-tiles';
 import { type RegistryKeys } from '../../registry/registry-keys.ts';
 import type { OutputWriter } from '../output/output-writer.ts';
 import type { SiteLog } from '../data/site-log.ts';
 import { LOG_KEY_FILE } from '../../registry/registry-files.ts';
-import { PUBLISHERS_DIR, PUBLISHER_KEY_EXT } from '../../core/log/publication-signature.ts';
+import { PUBLISHERS_DIR, PUBLISHER_KEY_EXT } from '@aso-registry/core/log/publication-signature';
 
 /** What was written. */
 export interface LogFiles {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { objectPagePath, versionPagePath } from '../../core/format/paths.ts';
+import { objectPagePath, versionPagePath } from '@aso-registry/core/format/paths';
 import { pagePaths } from '../data/page-paths.ts';
 import { logViewConfigFor } from '../data/site-data.ts';
 import type { SiteData } from '../data/site-model.ts';

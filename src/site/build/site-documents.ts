@@ -5,13 +5,13 @@
  * (see docs/decisions/0009-documents-written-from-core.md); `astro dev` serves the same documents from one route
  * (pages/[...document].ts).
  */
-import { agentDocument, apiCatalog, apiIndex, apiLogInfo, apiObject, apiVersion } from '../../core/documents/api-documents.ts';
-import { atomFeed, jsonFeed } from '../../core/documents/feeds.ts';
-import { headersFile, hostHeaderRules } from '../../core/documents/host-headers.ts';
-import { llmsTxt } from '../../core/documents/llms-txt.ts';
-import { API_PAGE_SIZE, pageCount } from '../../core/documents/paging.ts';
-import { agentPath, API_BASE, apiPaths, siteUrl } from '../../core/format/paths.ts';
-import { sitemapFiles, sitemapLastmod } from '../../core/documents/sitemap.ts';
+import { agentDocument, apiCatalog, apiIndex, apiLogInfo, apiObject, apiVersion } from '@aso-registry/core/documents/api-documents';
+import { atomFeed, jsonFeed } from '@aso-registry/core/documents/feeds';
+import { headersFile, hostHeaderRules } from '@aso-registry/core/documents/host-headers';
+import { llmsTxt } from '@aso-registry/core/documents/llms-txt';
+import { API_PAGE_SIZE, pageCount } from '@aso-registry/core/documents/paging';
+import { agentPath, API_BASE, apiPaths, siteUrl } from '@aso-registry/core/format/paths';
+import { sitemapFiles, sitemapLastmod } from '@aso-registry/core/documents/sitemap';
 import { ledgerCheckpointDocument } from './ledger-site.ts';
 import { NOT_FOUND_PAGE, pagePaths } from '../data/page-paths.ts';
 import { versionLogFor } from '../data/site-data.ts';

@@ -1,5 +1,5 @@
 /** The paged listings of the site: the catalog, each tag's objects and the list of tags, with their route params. */
-import { CATALOG_PAGE_SIZE, pageAt, pageCount, type Page } from '../../core/documents/paging.ts';
+import { CATALOG_PAGE_SIZE, pageAt, pageCount, type Page } from '@aso-registry/core/documents/paging';
 import { taggedObjects } from './site-data.ts';
 import type { SiteData, SiteObject } from './site-model.ts';
 

@@ -6,12 +6,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { representationPath } from '../../core/format/paths.ts';
+import { representationPath } from '@aso-registry/core/format/paths';
 import { LFS_PULL } from '../../registry/check-version.ts';
 import type { RegistryBlobs } from '../../registry/registry-blobs.ts';
 import pMap from 'p-map';
-import { groupObjects, newestFirst, tagIndex, tagSlugs } from '../../core/documents/catalog.ts';
-import type { World } from '../../core/format/types.ts';
+import { groupObjects, newestFirst, tagIndex, tagSlugs } from '@aso-registry/core/documents/catalog';
+import type { World } from '@aso-registry/core/format/types';
 import { openFileCheckCache } from '../../registry/file-check-cache.ts';
 import { withGltfValidation, type GltfValidationOptions } from '../../registry/gltf-validation-threads.ts';
 import { loadRegistry } from '../../registry/load-registry.ts';

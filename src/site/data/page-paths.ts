@@ -1,6 +1,6 @@
 /** Every HTML page of the site, as site paths (`objects/<id>/` is written as `objects/<id>/index.html`). */
-import { CATALOG_PAGE_SIZE } from '../../core/documents/paging.ts';
-import { objectPagePath, versionPagePath } from '../../core/format/paths.ts';
+import { CATALOG_PAGE_SIZE } from '@aso-registry/core/documents/paging';
+import { objectPagePath, versionPagePath } from '@aso-registry/core/format/paths';
 import { laterPages, TAG_LIST_PAGE_SIZE } from './listings.ts';
 import { searchShardOf } from '../search/search-shards.ts';
 import type { SiteData, SiteObject } from './site-model.ts';

@@ -4,8 +4,8 @@
  */
 import { cacheDir, registryDir } from '../../registry/registry-dir.ts';
 import { registryUrl } from '../../registry/registry-url.ts';
-import type { VersionLog, VersionLogView } from '../../core/log/version-log.ts';
-import type { PublicationRecord } from '../../core/format/types.ts';
+import type { VersionLog, VersionLogView } from '@aso-registry/core/log/version-log';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { versionLogOf } from './site-log.ts';
 import type { SiteData, SiteObject } from './site-model.ts';
 import type { VersionEntry } from './version-entry.ts';

@@ -6,14 +6,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkpointOrigin, CHECKPOINT_PATH, type Checkpoint } from '../../core/log/checkpoint.ts';
-import { ledgerLines } from '../../core/log/ledger.ts';
-import { MerkleTree } from '../../core/log/merkle-tree.ts';
-import { RETRACTIONS_FILE } from '../../core/log/retractions.ts';
-import { formatRetractionsLine, retractionsCommitment } from '../../core/log/retractions-commitment.ts';
-import { siteUrl } from '../../core/format/paths.ts';
-import type { VerifierKey } from '../../core/log/signed-note.ts';
-import { versionLog, type VersionLog } from '../../core/log/version-log.ts';
+import { checkpointOrigin, CHECKPOINT_PATH, type Checkpoint } from '@aso-registry/core/log/checkpoint';
+import { ledgerLines } from '@aso-registry/core/log/ledger';
+import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
+import { RETRACTIONS_FILE } from '@aso-registry/core/log/retractions';
+import { formatRetractionsLine, retractionsCommitment } from '@aso-registry/core/log/retractions-commitment';
+import { siteUrl } from '@aso-registry/core/format/paths';
+import type { VerifierKey } from '@aso-registry/core/log/signed-note';
+import { versionLog, type VersionLog } from '@aso-registry/core/log/version-log';
 import { ledgerPath } from '../../registry/ledger-file.ts';
 import { readOptionalText } from '../../io/read-optional-text.ts';
 

@@ -1,6 +1,6 @@
 /** The shape of what the pages read: the checked registry grouped into objects, tags and worlds (see site-data.ts). */
-import type { LedgerCheckpoint } from '../../core/log/ledger.ts';
-import type { World } from '../../core/format/types.ts';
+import type { LedgerCheckpoint } from '@aso-registry/core/log/ledger';
+import type { World } from '@aso-registry/core/format/types';
 import type { RegistryKeys } from '../../registry/registry-keys.ts';
 import type { SiteLog } from './site-log.ts';
 import type { VersionEntry } from './version-entry.ts';

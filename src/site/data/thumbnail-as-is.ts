@@ -3,7 +3,7 @@
  * than a thumbnail, is shown as published (the version's own file) instead of being decoded and encoded again as WebP.
  * Any doubt makes a WebP as for any other image: what is shown as it is must show in every browser as its WebP would.
  */
-import { ascii, pngChunks, readUint32, type ImageHeader } from '../../core/format/image-header.ts';
+import { ascii, pngChunks, readUint32, type ImageHeader } from '@aso-registry/core/format/image-header';
 
 /** Images of at most this many bytes may be shown as they are: about what a WebP thumbnail 320 pixels wide weighs. */
 export const AS_IS_MAX_BYTES = 16 * 1024;

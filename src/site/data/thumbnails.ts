@@ -3,13 +3,13 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
-import type { Manifest, Representation } from '../../core/format/types.ts';
+import type { Manifest, Representation } from '@aso-registry/core/format/types';
 import { writeFileAtomic } from '../../io/atomic-file.ts';
 import { readSmallFile } from '../../io/read-small-file.ts';
 import type { RegistryVersion } from '../../registry/registry-model.ts';
-import { sriToHex } from '../../core/format/sri.ts';
-import { representationPath } from '../../core/format/paths.ts';
-import { readImageHeader, type ImageHeader } from '../../core/format/image-header.ts';
+import { sriToHex } from '@aso-registry/core/format/sri';
+import { representationPath } from '@aso-registry/core/format/paths';
+import { readImageHeader, type ImageHeader } from '@aso-registry/core/format/image-header';
 import { AS_IS_MAX_BYTES, showAsIs } from './thumbnail-as-is.ts';
 
 /** Width of catalog thumbnails in CSS pixels. */

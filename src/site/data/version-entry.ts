@@ -1,7 +1,7 @@
 /** A checked version as the pages read it (see load-site.ts). */
-import type { GltfInventory } from '../../core/format/gltf-inventory.ts';
-import type { Retracted } from '../../core/log/retractions.ts';
-import type { Manifest, PublicationRecord } from '../../core/format/types.ts';
+import type { GltfInventory } from '@aso-registry/core/format/gltf-inventory';
+import type { Retracted } from '@aso-registry/core/log/retractions';
+import type { Manifest, PublicationRecord } from '@aso-registry/core/format/types';
 
 /** A catalog thumbnail as the pages link it: one WebP file, or a small image shown as it is (thumbnail-as-is.ts). */
 export interface EntryThumbnail {

@@ -3,7 +3,7 @@
  * which crosses as the hashes of its levels and is made again from them, without hashing anything) and the thumbnails'
  * cache files, which only the build's thread copies (pages link each version's `thumbnail.path`).
  */
-import { MerkleTree } from '../../core/log/merkle-tree.ts';
+import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
 import type { SiteData } from '../data/site-model.ts';
 import type { SiteLog } from '../data/site-log.ts';
 

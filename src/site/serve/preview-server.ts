@@ -9,8 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sirv from 'sirv';
-import { contentTypeOf } from '../../core/format/content-types.ts';
-import { headersFor } from '../../core/documents/host-headers.ts';
+import { contentTypeOf } from '@aso-registry/core/format/content-types';
+import { headersFor } from '@aso-registry/core/documents/host-headers';
 
 /** Options of `startPreview`. */
 export interface PreviewOptions {

@@ -9,9 +9,9 @@ import {
   apiVersion,
   versionSummary,
   worldsReferencing,
-} from '../../../src/core/documents/api-documents.ts';
-import { groupObjects } from '../../../src/core/documents/catalog.ts';
-import type { World } from '../../../src/core/format/types.ts';
+} from '@aso-registry/core/documents/api-documents';
+import { groupObjects } from '@aso-registry/core/documents/catalog';
+import type { World } from '@aso-registry/core/format/types';
 import { digestOf, manifest, record, REGISTRY, rep } from '../records.ts';
 
 const V = `${REGISTRY}/objects/chair/versions`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { VersionRecord } from '../../../src/core/documents/api-documents.ts';
-import { groupObjects, lastPublished, MAX_TAG_SLUG, newestFirst, tagIndex, tagSlug, tagSlugs } from '../../../src/core/documents/catalog.ts';
+import type { VersionRecord } from '@aso-registry/core/documents/api-documents';
+import { groupObjects, lastPublished, MAX_TAG_SLUG, newestFirst, tagIndex, tagSlug, tagSlugs } from '@aso-registry/core/documents/catalog';
 import { record } from '../records.ts';
 
 const at = (day: number) => `2026-01-${String(day).padStart(2, '0')}T00:00:00Z`;

@@ -1,7 +1,7 @@
 import { parseAtomFeed, parseJsonFeed } from 'feedsmith';
 import { describe, expect, it } from 'vitest';
-import type { VersionRecord } from '../../../src/core/documents/api-documents.ts';
-import { atomFeed, feedEvents, jsonFeed } from '../../../src/core/documents/feeds.ts';
+import type { VersionRecord } from '@aso-registry/core/documents/api-documents';
+import { atomFeed, feedEvents, jsonFeed } from '@aso-registry/core/documents/feeds';
 
 const ORIGIN = 'https://registry.example.org';
 let n = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from '../../../src/core/documents/format-count.ts';
+import { formatCount } from '@aso-registry/core/documents/format-count';
 
 describe('formatCount', () => {
   it('writes thousands separators', () => {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { downloadExtensions, headersFile, headersFor, hostHeaderRules } from '../../../src/core/documents/host-headers.ts';
-import { RUNTIMES } from '../../../src/core/format/compatibility.ts';
+import { downloadExtensions, headersFile, headersFor, hostHeaderRules } from '@aso-registry/core/documents/host-headers';
+import { RUNTIMES } from '@aso-registry/core/format/compatibility';
 import { repoRoot } from '../../support/build-site.ts';
 
 const REP = '/objects/a/versions/1.0.0/representations';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { licenseNode, mediaObjectType, modelJsonLd } from '../../../src/core/documents/json-ld.ts';
-import type { Manifest, PublicationRecord } from '../../../src/core/format/types.ts';
+import { licenseNode, mediaObjectType, modelJsonLd } from '@aso-registry/core/documents/json-ld';
+import type { Manifest, PublicationRecord } from '@aso-registry/core/format/types';
 import { expandOffline, iriProblems } from '../../support/json-ld.ts';
 
 const S = 'https://schema.org/';

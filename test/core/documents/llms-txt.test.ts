@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { groupObjects } from '../../../src/core/documents/catalog.ts';
-import type { VersionRecord } from '../../../src/core/documents/api-documents.ts';
-import { llmsTxt, markdownLinkText } from '../../../src/core/documents/llms-txt.ts';
+import { groupObjects } from '@aso-registry/core/documents/catalog';
+import type { VersionRecord } from '@aso-registry/core/documents/api-documents';
+import { llmsTxt, markdownLinkText } from '@aso-registry/core/documents/llms-txt';
 import { record } from '../records.ts';
 
 describe('llmsTxt', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listingPagePath, pageAt, pageCount, pageNumbers, paginate } from '../../../src/core/documents/paging.ts';
+import { listingPagePath, pageAt, pageCount, pageNumbers, paginate } from '@aso-registry/core/documents/paging';
 
 describe('paging', () => {
   it('splits a list into pages of a fixed size, in order, with an empty list on one page', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noCompatibleText } from '../../../src/core/format/compatibility.ts';
-import { compatibilitySummary, generatorLabel, inventoryItems, licenseLabel } from '../../../src/core/documents/record-view.ts';
+import { noCompatibleText } from '@aso-registry/core/format/compatibility';
+import { compatibilitySummary, generatorLabel, inventoryItems, licenseLabel } from '@aso-registry/core/documents/record-view';
 import { manifest, rep } from '../records.ts';
 
 describe('record view', () => {

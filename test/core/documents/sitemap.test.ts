@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SITEMAP_URLS_PER_FILE, sitemapFiles, sitemapLastmod } from '../../../src/core/documents/sitemap.ts';
+import { SITEMAP_URLS_PER_FILE, sitemapFiles, sitemapLastmod } from '@aso-registry/core/documents/sitemap';
 
 describe('sitemap lastmod', () => {
   const lastmod = sitemapLastmod('https://registry.example.org', [

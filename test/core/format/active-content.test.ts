@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { activeContentProblems, isActiveExtension, isActiveMediaType, servedExtension } from '../../../src/core/format/active-content.ts';
-import { CONTENT_TYPES } from '../../../src/core/format/content-types.ts';
-import { REPRESENTATION_KINDS } from '../../../src/core/format/representation-kinds.ts';
+import { activeContentProblems, isActiveExtension, isActiveMediaType, servedExtension } from '@aso-registry/core/format/active-content';
+import { CONTENT_TYPES } from '@aso-registry/core/format/content-types';
+import { REPRESENTATION_KINDS } from '@aso-registry/core/format/representation-kinds';
 import { repoRoot } from '../../support/build-site.ts';
 
 describe('active content', () => {

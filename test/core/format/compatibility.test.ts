@@ -9,8 +9,8 @@ import {
   reportLine,
   RUNTIMES,
   runtimeReports,
-} from '../../../src/core/format/compatibility.ts';
-import { BROWSER_GLTF_EXTENSIONS } from '../../../src/core/format/gltf-extensions.ts';
+} from '@aso-registry/core/format/compatibility';
+import { BROWSER_GLTF_EXTENSIONS } from '@aso-registry/core/format/gltf-extensions';
 
 const cloud = { id: 'cloud', type: 'point-cloud', format: 'ply', mediaType: 'application/octet-stream' };
 const mesh = { id: 'mesh', type: 'mesh', format: 'glb', mediaType: 'model/gltf-binary' };

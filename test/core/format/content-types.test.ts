@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_TYPES, contentTypeOf, DEFAULT_CONTENT_TYPE, nginxExtraTypes } from '../../../src/core/format/content-types.ts';
+import { CONTENT_TYPES, contentTypeOf, DEFAULT_CONTENT_TYPE, nginxExtraTypes } from '@aso-registry/core/format/content-types';
 
 describe('content types', () => {
   it('gives every file of the site a type, by extension, case-insensitively', () => {

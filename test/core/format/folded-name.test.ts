@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caseCollisions, foldedName } from '../../../src/core/format/folded-name.ts';
+import { caseCollisions, foldedName } from '@aso-registry/core/format/folded-name';
 
 describe('folded names', () => {
   it('folds case, composed and decomposed accents and ß alike', () => {

@@ -1,6 +1,6 @@
 import { Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { formatNotes, gltfInventory, gltfJson, gltfJsonCounts, gltfNotes, noteCodes, type GltfNotes } from '../../../src/core/format/gltf-inventory.ts';
+import { formatNotes, gltfInventory, gltfJson, gltfJsonCounts, gltfNotes, noteCodes, type GltfNotes } from '@aso-registry/core/format/gltf-inventory';
 
 const note = (code: string, severity: number) => ({ code, message: `${code} message`, severity });
 

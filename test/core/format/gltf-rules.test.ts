@@ -8,8 +8,8 @@ import {
   refuseExternalResource,
   type GltfReport,
   type GltfResource,
-} from '../../../src/core/format/gltf-rules.ts';
-import type { GltfMessage } from '../../../src/core/format/gltf-inventory.ts';
+} from '@aso-registry/core/format/gltf-rules';
+import type { GltfMessage } from '@aso-registry/core/format/gltf-inventory';
 
 function report(messages: GltfMessage[], resources: GltfResource[] = []): GltfReport {
   return { issues: { numErrors: messages.filter((m) => m.severity === 0).length, messages }, info: { resources } };

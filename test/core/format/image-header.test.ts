@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { crc32, readImageHeader, type ImageHeader } from '../../../src/core/format/image-header.ts';
+import { crc32, readImageHeader, type ImageHeader } from '@aso-registry/core/format/image-header';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures');
 const FIELDS = ['format', 'compression', 'width', 'height', 'orientation', 'pages', 'space'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareIntegrity, integrityFailure } from '../../../src/core/format/integrity.ts';
+import { compareIntegrity, integrityFailure } from '@aso-registry/core/format/integrity';
 
 const A = `sha256-${'A'.repeat(43)}=`;
 const B = `sha256-${'B'.repeat(43)}=`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTooDeepAt } from '../../../src/core/format/json-depth.ts';
+import { jsonTooDeepAt } from '@aso-registry/core/format/json-depth';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 

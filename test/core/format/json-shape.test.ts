@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { compileShape } from '../../../src/core/format/json-shape.ts';
-import { manifestSchema } from '../../../src/core/format/validate-manifest.ts';
+import { compileShape } from '@aso-registry/core/format/json-shape';
+import { manifestSchema } from '@aso-registry/core/format/validate-manifest';
 import { PUBLICATION_SCHEMA } from '../../../src/registry/check-publication.ts';
 import { WORLD_SCHEMA } from '../../../src/registry/check-world.ts';
 

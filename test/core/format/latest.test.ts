@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { latestNotRetracted, latestRecord, latestVersion, resolveVersion } from '../../../src/core/format/latest.ts';
-import { isPrerelease } from '../../../src/core/format/version.ts';
+import { latestNotRetracted, latestRecord, latestVersion, resolveVersion } from '@aso-registry/core/format/latest';
+import { isPrerelease } from '@aso-registry/core/format/version';
 
 describe('latestVersion', () => {
   it('prefers the highest non-prerelease', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLfsPointer, parseLfsPointer } from '../../../src/core/format/lfs-pointer.ts';
+import { formatLfsPointer, parseLfsPointer } from '@aso-registry/core/format/lfs-pointer';
 
 const oid = '4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393';
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { licenseRef } from '../../../src/core/format/license.ts';
+import { licenseRef } from '@aso-registry/core/format/license';
 
 describe('license', () => {
   it('links SPDX identifiers to their SPDX page, exactly as the list spells them', () => {

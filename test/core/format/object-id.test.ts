@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OBJECT_ID_PATTERN, objectIdProblem, parseVersionRef } from '../../../src/core/format/object-id.ts';
+import { OBJECT_ID_PATTERN, objectIdProblem, parseVersionRef } from '@aso-registry/core/format/object-id';
 
 describe('objectIdProblem', () => {
   it('accepts lowercase ids of 3 to 80 characters with inner dots, dashes and underscores', () => {

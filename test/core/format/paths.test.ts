@@ -12,7 +12,7 @@ import {
   toOrigin,
   versionDir,
   versionPagePath,
-} from '../../../src/core/format/paths.ts';
+} from '@aso-registry/core/format/paths';
 
 describe('paths', () => {
   it('lays out the registry tree of the design', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compatibleRuntimes } from '../../../src/core/format/compatibility.ts';
-import { REPRESENTATION_KINDS, representationKind } from '../../../src/core/format/representation-kinds.ts';
+import { compatibleRuntimes } from '@aso-registry/core/format/compatibility';
+import { REPRESENTATION_KINDS, representationKind } from '@aso-registry/core/format/representation-kinds';
 
 describe('representation kinds', () => {
   it('describes a file by its extension, as the runtimes accept it', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fromBase64, hexToSri, isSri, sriFromDigest, sriOf, sriToHex, toBase64, toHex } from '../../../src/core/format/sri.ts';
+import { fromBase64, hexToSri, isSri, sriFromDigest, sriOf, sriToHex, toBase64, toHex } from '@aso-registry/core/format/sri';
 
 // SHA-256 of "abc" (FIPS 180-2, appendix B.1).
 const ABC_HEX = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';

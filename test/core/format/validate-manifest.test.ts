@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isManifest, manifestProblems, type SchemaProblem } from '../../../src/core/format/validate-manifest.ts';
-import type { Manifest } from '../../../src/core/format/types.ts';
+import { isManifest, manifestProblems, type SchemaProblem } from '@aso-registry/core/format/validate-manifest';
+import type { Manifest } from '@aso-registry/core/format/types';
 
 const HASH = `sha256-${'A'.repeat(43)}=`;
 

@@ -6,7 +6,7 @@ import {
   sortHistory,
   MAX_VERSION_LENGTH,
   versionProblem,
-} from '../../../src/core/format/version.ts';
+} from '@aso-registry/core/format/version';
 
 describe('versionProblem', () => {
   it('is null for an exact version, build metadata included', () => {

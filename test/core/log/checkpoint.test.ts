@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkpointNote, checkpointOrigin, checkpointOriginProblem, formatCheckpoint, openCheckpoint, parseCheckpoint } from '../../../src/core/log/checkpoint.ts';
-import { leafHash } from '../../../src/core/log/merkle-tree.ts';
-import { generateKey } from '../../../src/core/log/signed-note.ts';
+import { checkpointNote, checkpointOrigin, checkpointOriginProblem, formatCheckpoint, openCheckpoint, parseCheckpoint } from '@aso-registry/core/log/checkpoint';
+import { leafHash } from '@aso-registry/core/log/merkle-tree';
+import { generateKey } from '@aso-registry/core/log/signed-note';
 
 const GO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'go-sumdb', 'vectors.json'), 'utf8')) as {
   tree: { origin: string; size: number; record: string; text: string; bad: string[] };

@@ -11,7 +11,7 @@ import {
   lineHash,
   verifyLedger,
   type LedgerPublication,
-} from '../../../src/core/log/ledger.ts';
+} from '@aso-registry/core/log/ledger';
 
 /** The SRI of a string's UTF-8 bytes with Node's crypto (independent of the code under test). */
 const sri = (text: string): string => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;

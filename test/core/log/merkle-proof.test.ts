@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consistencyProblem, inclusionProblem } from '../../../src/core/log/merkle-proof.ts';
+import { consistencyProblem, inclusionProblem } from '@aso-registry/core/log/merkle-proof';
 
 const VECTORS = join(import.meta.dirname, '..', '..', 'fixtures', 'tdev-merkle');
 

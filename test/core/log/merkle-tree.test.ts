@@ -11,8 +11,8 @@ import {
   MerkleTree,
   nodeHash,
   rangeNodes,
-} from '../../../src/core/log/merkle-tree.ts';
-import { verifyConsistency, verifyInclusion } from '../../../src/core/log/merkle-proof.ts';
+} from '@aso-registry/core/log/merkle-tree';
+import { verifyConsistency, verifyInclusion } from '@aso-registry/core/log/merkle-proof';
 
 const VECTORS = join(import.meta.dirname, '..', '..', 'fixtures', 'tdev-merkle');
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

@@ -1,7 +1,7 @@
 /** Publisher signatures: the signed text, checking against registered keys, and the publishers' key files. */
 import { describe, expect, it } from 'vitest';
-import { parsePublisherKeys, publicationNote, publicationSignatureProblem, publicationText, signPublication } from '../../../src/core/log/publication-signature.ts';
-import { generateKey, openNote, parseVerifierKey } from '../../../src/core/log/signed-note.ts';
+import { parsePublisherKeys, publicationNote, publicationSignatureProblem, publicationText, signPublication } from '@aso-registry/core/log/publication-signature';
+import { generateKey, openNote, parseVerifierKey } from '@aso-registry/core/log/signed-note';
 
 const version = { id: 'oak-chair', version: '1.2.0', recordHash: 'sha256-XqRtSqpmw7WKtPfMUsji7IAYwmca0wRABbEczDBO5/8=' };
 

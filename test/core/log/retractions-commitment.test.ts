@@ -1,8 +1,8 @@
 /** The checkpoint's `retractions` extension line: what it commits to, how it is written and read, and that the log key signs it. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkpointNote, formatCheckpoint, openCheckpoint, parseCheckpoint } from '../../../src/core/log/checkpoint.ts';
-import { retractionLine, type RetractionEntry } from '../../../src/core/log/retractions.ts';
+import { checkpointNote, formatCheckpoint, openCheckpoint, parseCheckpoint } from '@aso-registry/core/log/checkpoint';
+import { retractionLine, type RetractionEntry } from '@aso-registry/core/log/retractions';
 import {
   extendsCommitment,
   findRetractionsCommitment,
@@ -10,8 +10,8 @@ import {
   parseRetractionsLine,
   readCommittedRetractions,
   retractionsCommitment,
-} from '../../../src/core/log/retractions-commitment.ts';
-import { generateKey } from '../../../src/core/log/signed-note.ts';
+} from '@aso-registry/core/log/retractions-commitment';
+import { generateKey } from '@aso-registry/core/log/signed-note';
 import { digestOf } from '../records.ts';
 
 const encoder = new TextEncoder();

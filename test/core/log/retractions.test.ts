@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendRetraction, parseRetractions, retractionLine, type RetractionEntry } from '../../../src/core/log/retractions.ts';
+import { appendRetraction, parseRetractions, retractionLine, type RetractionEntry } from '@aso-registry/core/log/retractions';
 import { digestOf } from '../records.ts';
 
 const entry = (id: string, version: string, over: Partial<RetractionEntry> = {}): RetractionEntry => ({

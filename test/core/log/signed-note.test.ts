@@ -13,7 +13,7 @@ import {
   parseVerifierKey,
   signNote,
   verifyText,
-} from '../../../src/core/log/signed-note.ts';
+} from '@aso-registry/core/log/signed-note';
 
 const GO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'go-sumdb', 'vectors.json'), 'utf8')) as {
   note: {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, MerkleTree } from '../../../src/core/log/merkle-tree.ts';
+import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, MerkleTree } from '@aso-registry/core/log/merkle-tree';
 import {
   consistencyProofFromTiles,
   entryBundle,
@@ -16,7 +16,7 @@ import {
   TileHashSource,
   tilePath,
   tilesForRanges,
-} from '../../../src/core/log/tlog-tiles.ts';
+} from '@aso-registry/core/log/tlog-tiles';
 
 const GO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'go-sumdb', 'vectors.json'), 'utf8')) as {
   tileIndex: Array<{ index: number; path: string }>;

@@ -4,10 +4,10 @@
  * passes, and each way it fails.
  */
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint } from '../../../src/core/log/checkpoint.ts';
-import { MerkleTree } from '../../../src/core/log/merkle-tree.ts';
-import { hashTiles, tileData, tilePath } from '../../../src/core/log/tlog-tiles.ts';
-import { versionLog, versionLogProblems } from '../../../src/core/log/version-log.ts';
+import type { Checkpoint } from '@aso-registry/core/log/checkpoint';
+import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
+import { hashTiles, tileData, tilePath } from '@aso-registry/core/log/tlog-tiles';
+import { versionLog, versionLogProblems } from '@aso-registry/core/log/version-log';
 
 const lineOf = (i: number, day = '01') =>
   JSON.stringify({ seq: i + 1, publicationId: `00000000-0000-4000-8000-00000000000${i}`, id: `thing-${i}`, version: '1.0.0', recordHash: `sha256-${String(i).repeat(43)}=`, publishedAt: `2026-01-${day}T00:00:00Z` });

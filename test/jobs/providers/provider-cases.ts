@@ -7,7 +7,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { runCheck } from '../../../scripts/check.ts';
-import type { Manifest } from '../../../src/core/format/types.ts';
+import type { Manifest } from '@aso-registry/core/format/types';
 import type { OptionValue, ProviderName } from '../../../src/jobs/providers/provider.ts';
 import { PublishError } from '../../../src/publish/publish-error.ts';
 import { submit, type SubmitOptions, type SubmitResult } from '../../../src/publish/submit.ts';

@@ -2,7 +2,7 @@
  * Runs in the page (bundled with the SDK by esbuild for the browser): lists, gets and verifies every
  * version of the site it is served from, and leaves the report on `window.sdkReport`.
  */
-import { createClient, NotFoundError, type IntegrityTarget } from '../../../src/sdk/index.ts';
+import { createClient, NotFoundError, type IntegrityTarget } from '@aso-registry/sdk';
 
 /** What the page reports back to the test. */
 export interface PageReport {

@@ -1,14 +1,14 @@
 /** A small static site written with the project's own API document builders, for SDK tests that need cases the sample registry lacks. */
-import { API_PAGE_SIZE, pageCount } from '../../../src/core/documents/paging.ts';
+import { API_PAGE_SIZE, pageCount } from '@aso-registry/core/documents/paging';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { apiCatalog, apiIndex, apiObject, apiVersion, type ObjectRecord, type VersionRecord } from '../../../src/core/documents/api-documents.ts';
-import { apiPaths, manifestPath, representationPath, representationUrl } from '../../../src/core/format/paths.ts';
-import { sriOf } from '../../../src/core/format/sri.ts';
-import { MANIFEST_SCHEMA, type Manifest, type Representation } from '../../../src/core/format/types.ts';
-import { latestVersion } from '../../../src/core/format/latest.ts';
-import { sortHistory } from '../../../src/core/format/version.ts';
+import { apiCatalog, apiIndex, apiObject, apiVersion, type ObjectRecord, type VersionRecord } from '@aso-registry/core/documents/api-documents';
+import { apiPaths, manifestPath, representationPath, representationUrl } from '@aso-registry/core/format/paths';
+import { sriOf } from '@aso-registry/core/format/sri';
+import { MANIFEST_SCHEMA, type Manifest, type Representation } from '@aso-registry/core/format/types';
+import { latestVersion } from '@aso-registry/core/format/latest';
+import { sortHistory } from '@aso-registry/core/format/version';
 
 export const REGISTRY_URL = 'https://registry.example.org';
 

@@ -2,8 +2,8 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkpointNote, openCheckpoint, type Checkpoint } from '../../../src/core/log/checkpoint.ts';
-import { generateKey, type SignerKey } from '../../../src/core/log/signed-note.ts';
+import { checkpointNote, openCheckpoint, type Checkpoint } from '@aso-registry/core/log/checkpoint';
+import { generateKey, type SignerKey } from '@aso-registry/core/log/signed-note';
 import { siteDir } from '../../support/site.ts';
 
 /** The copy's folder, its log key and checkpoint, and how to read or replace one of its files. */

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifestPath, representationPath } from '../../../src/core/format/paths.ts';
+import { manifestPath, representationPath } from '@aso-registry/core/format/paths';
 import { copyPublishedFiles, copyThumbnails } from '../../../src/site/build/copy-published-files.ts';
 import { OutputWriter } from '../../../src/site/output/output-writer.ts';
 import type { SiteData } from '../../../src/site/data/site-model.ts';

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCheckpoint } from '../../../src/core/log/checkpoint.ts';
-import { generateKey } from '../../../src/core/log/signed-note.ts';
+import { openCheckpoint } from '@aso-registry/core/log/checkpoint';
+import { generateKey } from '@aso-registry/core/log/signed-note';
 import { checkSigningKey, writeLogFiles } from '../../../src/site/build/log-files.ts';
 import { siteLogOf } from '../../../src/site/data/site-log.ts';
 import { OutputWriter } from '../../../src/site/output/output-writer.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentPath, apiPaths } from '../../../src/core/format/paths.ts';
+import { agentPath, apiPaths } from '@aso-registry/core/format/paths';
 import type { SiteData } from '../../../src/site/data/site-model.ts';
 import { versionDocuments, versionPositions } from '../../../src/site/build/site-documents.ts';
 import { loadSampleSite } from '../../support/sample-site.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { representationPath } from '../../../src/core/format/paths.ts';
+import { representationPath } from '@aso-registry/core/format/paths';
 import { addThumbnails, checkSite, loadSite } from '../../../src/site/data/load-site.ts';
 import { repoRoot } from '../../support/build-site.ts';
 import { pngBytes, tempRegistry, writeVersion } from '../../support/fixture-registry.ts';

@@ -3,10 +3,10 @@
  * appending lines never changes the `log` object of a version published before.
  */
 import { describe, expect, it } from 'vitest';
-import { ledgerLine } from '../../../src/core/log/ledger.ts';
-import { verifyConsistency, verifyInclusion } from '../../../src/core/log/merkle-proof.ts';
-import { MerkleTree } from '../../../src/core/log/merkle-tree.ts';
-import { entryLeafHash, proofHashes } from '../../../src/core/log/version-log.ts';
+import { ledgerLine } from '@aso-registry/core/log/ledger';
+import { verifyConsistency, verifyInclusion } from '@aso-registry/core/log/merkle-proof';
+import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
+import { entryLeafHash, proofHashes } from '@aso-registry/core/log/version-log';
 import { siteLogOf, versionLogOf } from '../../../src/site/data/site-log.ts';
 
 const REGISTRY = 'https://registry.example.org';

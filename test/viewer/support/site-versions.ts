@@ -1,9 +1,9 @@
 /** The object versions of a built site, read from its `aso.object.json` files, and pickers for the kinds the viewer tests need. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pickPresentable } from '../../../src/core/format/compatibility.ts';
-import { versionPagePath } from '../../../src/core/format/paths.ts';
-import type { Manifest, Representation } from '../../../src/core/format/types.ts';
+import { pickPresentable } from '@aso-registry/core/format/compatibility';
+import { versionPagePath } from '@aso-registry/core/format/paths';
+import type { Manifest, Representation } from '@aso-registry/core/format/types';
 
 /** One version of the built site. */
 export interface SiteVersion {

@@ -21,7 +21,7 @@ export type {
   ApiRepresentation,
   ApiVersion,
   ApiVersionSummary,
-} from '../core/documents/api-types.ts';
-export type { IntegrityResult, Manifest, PublicationRecord, Representation } from '../core/format/types.ts';
+} from '@aso-registry/core/documents/api-types';
+export type { IntegrityResult, Manifest, PublicationRecord, Representation } from '@aso-registry/core/format/types';
 export { verifySite } from './verify-site.ts';
 export type { SiteProgress, SiteVerification, VerifySiteOptions } from './verify-site.ts';

@@ -2,14 +2,14 @@
  * The SDK's checks against the registry's transparency log: a version's inclusion proof against the signed checkpoint,
  * its publisher's signature, and that a checkpoint seen earlier is a prefix of today's (from the C2SP tiles).
  */
-import type { ApiVersion } from '../core/documents/api-types.ts';
-import { toBase64 } from '../core/log/base64.ts';
-import { CHECKPOINT_PATH, checkpointOriginProblem, openCheckpoint, type Checkpoint, type OpenedCheckpoint } from '../core/log/checkpoint.ts';
-import { consistencyProblem } from '../core/log/merkle-proof.ts';
-import { parsePublisherKeys, publicationSignatureProblem, publisherKeysPath } from '../core/log/publication-signature.ts';
-import { parseVerifierKey, type VerifierKey } from '../core/log/signed-note.ts';
-import { consistencyProofFromTiles, type FetchTile } from '../core/log/tlog-tiles.ts';
-import { logEntry, versionLogProblems, type VersionLog } from '../core/log/version-log.ts';
+import type { ApiVersion } from '@aso-registry/core/documents/api-types';
+import { toBase64 } from '@aso-registry/core/log/base64';
+import { CHECKPOINT_PATH, checkpointOriginProblem, openCheckpoint, type Checkpoint, type OpenedCheckpoint } from '@aso-registry/core/log/checkpoint';
+import { consistencyProblem } from '@aso-registry/core/log/merkle-proof';
+import { parsePublisherKeys, publicationSignatureProblem, publisherKeysPath } from '@aso-registry/core/log/publication-signature';
+import { parseVerifierKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
+import { consistencyProofFromTiles, type FetchTile } from '@aso-registry/core/log/tlog-tiles';
+import { logEntry, versionLogProblems, type VersionLog } from '@aso-registry/core/log/version-log';
 import { LogError, NetworkError } from './errors.ts';
 import { get, type FetchLike } from './request.ts';
 

@@ -2,7 +2,7 @@
  * SHA-256 under Node (and other runtimes with `process.getBuiltinModule`): hashes each chunk as it
  * arrives, so memory stays flat. Nothing is imported: in a browser `process` is absent and this returns undefined.
  */
-import { sriFromDigest } from '../core/format/sri.ts';
+import { sriFromDigest } from '@aso-registry/core/format/sri';
 import type { Sha256 } from './sha256.ts';
 
 interface NodeHash {

@@ -4,12 +4,12 @@
  * inclusion proof (in its API document and its agent.json), every publisher signature, the manifest bytes against their
  * record hash, the files both documents list against the manifest, and every file's bytes against the manifest.
  */
-import { CHECKPOINT_PATH } from '../core/log/checkpoint.ts';
-import { sameBytes } from '../core/log/merkle-proof.ts';
-import { MerkleTree } from '../core/log/merkle-tree.ts';
-import { entryTiles, hashTiles, parseEntryBundle, tileData, tilePath } from '../core/log/tlog-tiles.ts';
-import type { ApiRepresentation } from '../core/documents/api-types.ts';
-import { agentPath } from '../core/format/paths.ts';
+import { CHECKPOINT_PATH } from '@aso-registry/core/log/checkpoint';
+import { sameBytes } from '@aso-registry/core/log/merkle-proof';
+import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
+import { entryTiles, hashTiles, parseEntryBundle, tileData, tilePath } from '@aso-registry/core/log/tlog-tiles';
+import type { ApiRepresentation } from '@aso-registry/core/documents/api-types';
+import { agentPath } from '@aso-registry/core/format/paths';
 import { createClient } from './client.ts';
 import { AsoSdkError } from './errors.ts';
 import { ledgerMatchesLog } from './ledger-matches-log.ts';

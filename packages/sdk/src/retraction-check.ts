@@ -3,17 +3,17 @@
  * exact bytes of `/retractions.jsonl`; a version's retraction (reason, date) is read from that file, and an API
  * document that hides one or invents one is an {@link IntegrityError}. Without a pinned key nothing here runs.
  */
-import type { ApiVersion, ApiVersionSummary } from '../core/documents/api-types.ts';
-import { apiPaths, encodePath } from '../core/format/paths.ts';
-import { CHECKPOINT_PATH, type Checkpoint } from '../core/log/checkpoint.ts';
-import { RETRACTIONS_FILE, type Retracted, type RetractionEntry } from '../core/log/retractions.ts';
+import type { ApiVersion, ApiVersionSummary } from '@aso-registry/core/documents/api-types';
+import { apiPaths, encodePath } from '@aso-registry/core/format/paths';
+import { CHECKPOINT_PATH, type Checkpoint } from '@aso-registry/core/log/checkpoint';
+import { RETRACTIONS_FILE, type Retracted, type RetractionEntry } from '@aso-registry/core/log/retractions';
 import {
   extendsCommitment,
   findRetractionsCommitment,
   formatRetractionsLine,
   readCommittedRetractions,
   type RetractionsCommitment,
-} from '../core/log/retractions-commitment.ts';
+} from '@aso-registry/core/log/retractions-commitment';
 import { IntegrityError, LogError, NetworkError } from './errors.ts';
 import { fetchCheckpoint, readCheckpoint, type LogContext, type LogVerification } from './log-check.ts';
 import { get } from './request.ts';

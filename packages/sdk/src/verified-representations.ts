@@ -3,9 +3,9 @@
  * other files, or describes one otherwise, is refused, so that nothing a mirror changed outside the manifest's bytes
  * (whose hash the log vouches for) is ever returned or checked against.
  */
-import { apiRepresentations } from '../core/documents/api-documents.ts';
-import type { ApiRepresentation } from '../core/documents/api-types.ts';
-import type { Manifest } from '../core/format/types.ts';
+import { apiRepresentations } from '@aso-registry/core/documents/api-documents';
+import type { ApiRepresentation } from '@aso-registry/core/documents/api-types';
+import type { Manifest } from '@aso-registry/core/format/types';
 import { IntegrityError, type IntegrityFacts } from './errors.ts';
 
 /** What a listed representation says that the manifest decides (`role` and `sha256` follow from it). */

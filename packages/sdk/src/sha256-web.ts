@@ -2,7 +2,7 @@
  * SHA-256 with WebCrypto, for browsers. `crypto.subtle` has no incremental digest, so the chunks are
  * kept until `digest()`; the caller bounds them (it stops reading past the declared byte length).
  */
-import { sriFromDigest } from '../core/format/sri.ts';
+import { sriFromDigest } from '@aso-registry/core/format/sri';
 import type { Sha256 } from './sha256.ts';
 
 /** A hash that collects the chunks and digests them at the end with `crypto.subtle`. */

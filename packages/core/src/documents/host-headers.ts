@@ -73,7 +73,7 @@ export function hostHeaderRules(representationFiles: readonly string[] = []): He
 
 /** The text of `_headers`. */
 export function headersFile(rules: readonly HeaderRule[] = hostHeaderRules()): string {
-  const head = ['# Written by the build from src/core/documents/host-headers.ts; read by hosts that support _headers files (Netlify, Cloudflare Pages).'];
+  const head = ['# Written by the build from packages/core/src/documents/host-headers.ts; read by hosts that support _headers files (Netlify, Cloudflare Pages).'];
   const blocks = rules.map((r) => [...(r.note ? [`# ${r.note}`] : []), r.pattern, ...Object.entries(r.headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n'));
   return `${[head.join('\n'), ...blocks].join('\n\n')}\n`;
 }

@@ -1,6 +1,6 @@
 /** Checks a version against the registry's published ledger: the chain, the checkpoint, and one line with its record hash. */
-import type { ApiLedgerCheckpoint, ApiVersion } from '../core/documents/api-types.ts';
-import { ledgerRecordProblems } from '../core/log/ledger.ts';
+import type { ApiLedgerCheckpoint, ApiVersion } from '@aso-registry/core/documents/api-types';
+import { ledgerRecordProblems } from '@aso-registry/core/log/ledger';
 import { InvalidResponseError, LedgerError, NetworkError, NotFoundError } from './errors.ts';
 import { get, getJson, type FetchLike } from './request.ts';
 

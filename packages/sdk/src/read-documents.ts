@@ -1,4 +1,4 @@
-/** Checks that the API documents have the documented shape (src/core/documents/api-types.ts) and names the first wrong field. */
+/** Checks that the API documents have the documented shape (packages/core/src/documents/api-types.ts) and names the first wrong field. */
 import type {
   ApiCatalog,
   ApiIndex,
@@ -7,10 +7,10 @@ import type {
   ApiRepresentation,
   ApiVersion,
   ApiVersionSummary,
-} from '../core/documents/api-types.ts';
-import { isSri } from '../core/format/sri.ts';
-import type { PublicationRecord } from '../core/format/types.ts';
-import { isExactVersion } from '../core/format/version.ts';
+} from '@aso-registry/core/documents/api-types';
+import { isSri } from '@aso-registry/core/format/sri';
+import type { PublicationRecord } from '@aso-registry/core/format/types';
+import { isExactVersion } from '@aso-registry/core/format/version';
 import { InvalidResponseError } from './errors.ts';
 
 type Json = Record<string, unknown>;
@@ -166,7 +166,7 @@ function readVersionSummary(r: Reader, value: unknown, pointer: string): ApiVers
  * The schema validator is loaded on first use, so that a bundle that only lists objects does without it.
  */
 export async function readVersion(value: unknown, url: string, id: string, version: string): Promise<ApiVersion> {
-  const { manifestProblems } = await import('../core/format/validate-manifest.ts');
+  const { manifestProblems } = await import('@aso-registry/core/format/validate-manifest');
   const r = new Reader(url);
   const doc = r.object(value, '');
   r.constant(doc, 'schema', 'aso/api/v1/version', '');

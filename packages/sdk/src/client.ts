@@ -1,11 +1,11 @@
 /** `createClient({ origin })`: reads the registry's JSON API at `<origin>/api/v1` and verifies what it returns. */
 import semver from 'semver';
-import type { ApiIndex, ApiObject, ApiObjectSummary, ApiVersion, ApiVersionSummary } from '../core/documents/api-types.ts';
-import { apiPaths, encodePath, toOrigin } from '../core/format/paths.ts';
-import schema from '../core/format/schema/aso-object-v0.1.schema.json' with { type: 'json' };
-import type { Manifest } from '../core/format/types.ts';
-import { resolveVersion } from '../core/format/latest.ts';
-import { isExactVersion } from '../core/format/version.ts';
+import type { ApiIndex, ApiObject, ApiObjectSummary, ApiVersion, ApiVersionSummary } from '@aso-registry/core/documents/api-types';
+import { apiPaths, encodePath, toOrigin } from '@aso-registry/core/format/paths';
+import schema from '@aso-registry/core/format/schema/aso-object-v0.1.schema.json' with { type: 'json' };
+import type { Manifest } from '@aso-registry/core/format/types';
+import { resolveVersion } from '@aso-registry/core/format/latest';
+import { isExactVersion } from '@aso-registry/core/format/version';
 import { assertIntegrityTarget, checkResponse, type IntegrityCheck, type IntegrityTarget } from './check-integrity.ts';
 import { IntegrityError, InvalidResponseError, NetworkError, NotFoundError } from './errors.ts';
 import { jsonEqual } from './json-equal.ts';
@@ -14,9 +14,9 @@ import { readCatalog, readIndex, readObject, readVersion } from './read-document
 import { get, getJson, type FetchLike } from './request.ts';
 import { createSha256 } from './create-sha256.ts';
 import { verifyLedgerEntry, type LedgerMode } from './verify-ledger.ts';
-import { LEDGER_CHECKPOINT_PATH } from '../core/log/ledger.ts';
-import type { Checkpoint } from '../core/log/checkpoint.ts';
-import type { VerifierKey } from '../core/log/signed-note.ts';
+import { LEDGER_CHECKPOINT_PATH } from '@aso-registry/core/log/ledger';
+import type { Checkpoint } from '@aso-registry/core/log/checkpoint';
+import type { VerifierKey } from '@aso-registry/core/log/signed-note';
 import { LogError } from './errors.ts';
 import { createRetractionCheck } from './retraction-check.ts';
 import {

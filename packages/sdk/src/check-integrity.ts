@@ -1,7 +1,7 @@
 /** Reads a response body chunk by chunk, hashing as it goes, and stops once more bytes than declared have arrived. */
-import { compareIntegrity } from '../core/format/integrity.ts';
-import { isSri } from '../core/format/sri.ts';
-import type { IntegrityResult, Representation } from '../core/format/types.ts';
+import { compareIntegrity } from '@aso-registry/core/format/integrity';
+import { isSri } from '@aso-registry/core/format/sri';
+import type { IntegrityResult, Representation } from '@aso-registry/core/format/types';
 import { NetworkError } from './errors.ts';
 import { createSha256 } from './create-sha256.ts';
 

@@ -3,11 +3,11 @@
  * tree, as many lines as the tree has), and `api/v1/ledger.json` describes that same ledger: a mirror must not serve
  * one history to ledger readers and another to log readers.
  */
-import type { ApiLedgerCheckpoint } from '../core/documents/api-types.ts';
-import type { Checkpoint } from '../core/log/checkpoint.ts';
-import { LEDGER_CHECKPOINT_PATH, LEDGER_FILE, ledgerLines, lineHash } from '../core/log/ledger.ts';
-import { sameBytes } from '../core/log/merkle-proof.ts';
-import { MerkleTree } from '../core/log/merkle-tree.ts';
+import type { ApiLedgerCheckpoint } from '@aso-registry/core/documents/api-types';
+import type { Checkpoint } from '@aso-registry/core/log/checkpoint';
+import { LEDGER_CHECKPOINT_PATH, LEDGER_FILE, ledgerLines, lineHash } from '@aso-registry/core/log/ledger';
+import { sameBytes } from '@aso-registry/core/log/merkle-proof';
+import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
 import { get, getJson, type FetchLike } from './request.ts';
 
 /** Where to read the site, and what the log says. */
