@@ -13,6 +13,7 @@ import { memoryFolder } from './memory-folder.ts';
 import { folderSize, recordPageWeight, type PageWeight } from './page-weight.ts';
 import { formatLogProofs, measureLogProofs, type LogProofSize } from './log-proof-size.ts';
 import { measureProductionInstall, type ProductionInstall } from './production-install.ts';
+import { formatSdkBundle, measureSdkBundle, sdkBundleTarget, type SdkBundleSize } from './sdk-bundle-size.ts';
 import { addSyntheticVersion, makeAssets, syntheticVersion, writeSyntheticRegistry } from './synthetic-registry.ts';
 import type { SearchIndexStats } from '../site/search/search-index.ts';
 import type { BuildPhases } from '../site/build/build-phases.ts';
@@ -96,6 +97,8 @@ export interface BenchResults {
   log: LogProofSize;
   /** `npm ci --omit=dev` of the project, in a folder of its own; null when not asked for. */
   productionInstall: ProductionInstall | null;
+  /** The SDK's minified browser bundle (sdk-bundle-size.ts). */
+  sdkBundle: SdkBundleSize;
   targets: TargetCheck[];
 }
 
@@ -326,6 +329,8 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
     log(formatLogProofs(logProofs)[0]!);
     const productionInstall = opts.productionInstall === false ? null : await measureProductionInstall(REPO_ROOT);
     if (productionInstall) log(formatProductionInstall(productionInstall));
+    const sdkBundle = await measureSdkBundle(REPO_ROOT);
+    log(formatSdkBundle(sdkBundle));
     const cpu = cpus();
     return {
       date: new Date().toISOString(),
@@ -336,7 +341,8 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
       fileCreation,
       log: logProofs,
       productionInstall,
-      targets: judgeTargets(results, hashing),
+      sdkBundle,
+      targets: [...judgeTargets(results, hashing), sdkBundleTarget(sdkBundle)],
     };
   } finally {
     if (!opts.keep && !opts.workDir) await rm(work, { recursive: true, force: true });
@@ -402,6 +408,7 @@ export function formatResults(r: BenchResults): string {
     `File creation: ${Math.round(r.fileCreation.perSecond).toLocaleString('en-US')} files/s (${r.fileCreation.files.toLocaleString('en-US')} files of 14 KB, one at a time, each in a new folder)`,
     ...formatLogProofs(r.log),
     ...(r.productionInstall ? [formatProductionInstall(r.productionInstall)] : []),
+    formatSdkBundle(r.sdkBundle),
     '',
     'Phases of each build (s): cold / nothing changed / one version added',
     line(['versions', ...PHASES]),

@@ -1,28 +1,10 @@
 /** The rules of `publication.json` (DESIGN §4). */
 import type { SchemaProblem } from '@aso-registry/core/format/json-shape';
-import { compileShape } from '@aso-registry/core/format/json-shape';
+import { shapeCheck } from '@aso-registry/core/format/json-shape';
+import { validatePublication } from '@aso-registry/core/format/shapes/publication';
 
-const SRI = '^sha256-[A-Za-z0-9+/]{43}=$';
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-
-/** The JSON Schema of `publication.json`. */
-export const PUBLICATION_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['publicationId', 'publishedAt', 'publisher', 'recordHash'],
-  properties: {
-    publicationId: { type: 'string', pattern: UUID },
-    publishedAt: { type: 'string', format: 'date-time' },
-    publisher: { type: 'string', pattern: '\\S' },
-    recordHash: { type: 'string', pattern: SRI },
-    keyId: { type: 'string', pattern: '^[0-9a-f]{8}$' },
-    signature: { type: 'string', pattern: '^[A-Za-z0-9+/]{86}==$' },
-  },
-  dependentRequired: { keyId: ['signature'], signature: ['keyId'] },
-};
-
-const shape = compileShape(
-  PUBLICATION_SCHEMA,
+const shape = shapeCheck(
+  validatePublication,
   {
     ' type': 'must be a JSON object',
     '/publicationId pattern': 'must be a UUID (8-4-4-4-12 hexadecimal digits)',

@@ -1,31 +1,11 @@
 /** The rules of a world file, `registry/worlds/<world-id>.json`. */
 import type { SchemaProblem } from '@aso-registry/core/format/json-shape';
-import { compileShape } from '@aso-registry/core/format/json-shape';
+import { shapeCheck } from '@aso-registry/core/format/json-shape';
 import { OBJECT_ID_PATTERN } from '@aso-registry/core/format/object-id';
+import { validateWorld } from '@aso-registry/core/format/shapes/world';
 
-
-/** The JSON Schema of a world file. */
-export const WORLD_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'name', 'objects'],
-  properties: {
-    id: { type: 'string', minLength: 3, maxLength: 80, pattern: OBJECT_ID_PATTERN },
-    name: { type: 'string', minLength: 1 },
-    objects: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id', 'version'],
-        properties: { id: { type: 'string', minLength: 1 }, version: { type: 'string', minLength: 1 } },
-      },
-    },
-  },
-};
-
-const shape = compileShape(
-  WORLD_SCHEMA,
+const shape = shapeCheck(
+  validateWorld,
   {
     ' type': 'must be a JSON object',
     '/id pattern': `must match ${OBJECT_ID_PATTERN}`,

@@ -1,5 +1,5 @@
 /** `createClient({ origin })`: reads the registry's JSON API at `<origin>/api/v1` and verifies what it returns. */
-import semver from 'semver';
+import validRange from 'semver/ranges/valid.js';
 import type { ApiIndex, ApiObject, ApiObjectSummary, ApiVersion, ApiVersionSummary } from '@aso-registry/core/documents/api-types';
 import { apiPaths, encodePath, toOrigin } from '@aso-registry/core/format/paths';
 import schema from '@aso-registry/core/format/schema/aso-object-v0.1.schema.json' with { type: 'json' };
@@ -398,6 +398,6 @@ function assertId(id: unknown, field: string): asserts id is string {
 }
 
 function assertVersionSpec(version: unknown): asserts version is string {
-  const ok = typeof version === 'string' && version.trim() !== '' && (version === 'latest' || isExactVersion(version) || semver.validRange(version) !== null);
+  const ok = typeof version === 'string' && version.trim() !== '' && (version === 'latest' || isExactVersion(version) || validRange(version) !== null);
   if (!ok) throw new TypeError(`version must be an exact version, "latest" or a SemVer range, got ${JSON.stringify(version)}`);
 }

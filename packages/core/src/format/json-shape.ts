@@ -1,9 +1,7 @@
 /**
- * The project's one JSON Schema validator (Ajv, draft 2020-12, strict) and the messages it gives people.
- * Every schema of the registry (the manifest, publication records, worlds) is compiled here.
+ * The messages people get from the project's JSON Schema validators. Each validator is compiled ahead of time by Ajv
+ * (draft 2020-12, strict, all errors) into `shapes/<name>.js`; this turns its errors into problems a person can act on.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import formatsPlugin from 'ajv-formats';
 
 /** One thing wrong with a document: where (a JSON pointer) and what. */
 export interface SchemaProblem {
@@ -14,20 +12,22 @@ export interface SchemaProblem {
 /** Messages that replace Ajv's for a given `<pointer> <keyword>`, e.g. `/publisher minLength` (`*` for array indexes). */
 export type ShapeMessages = Record<string, string>;
 
-/**
- * The schemas compiled here are constants of this code, each checked against the draft 2020-12 meta-schema by
- * test/core/json-shape.test.ts, so they are not checked again at run time (`validateSchema: false`): compiling the
- * meta-schema took about 55 ms in every process and thread that validates (a build, a check, a render thread, the
- * SDK). Strict mode still refuses an unknown keyword.
- */
-const ajv = new Ajv2020({ strict: true, allErrors: true, validateSchema: false });
-// ajv-formats is CommonJS: its plugin is the module itself under Node and `.default` under some bundlers.
-const addFormats = (formatsPlugin as unknown as { default?: typeof formatsPlugin }).default ?? formatsPlugin;
-addFormats(ajv, ['date-time', 'uri']);
+/** The fields of an Ajv error this reads. */
+export interface ShapeError {
+  instancePath: string;
+  keyword: string;
+  params: object;
+  message?: string;
+}
 
-/** Compiles a schema into a function that lists every problem of a value (empty when it fits), without repeats. */
-export function compileShape(schema: object, messages: ShapeMessages = {}): (value: unknown) => SchemaProblem[] {
-  const validate = ajv.compile(schema);
+/** A validator compiled ahead of time (Ajv's standalone code): true when the value fits, else false with `errors` set. */
+export interface ShapeValidator {
+  (value: unknown): boolean;
+  errors?: ShapeError[] | null;
+}
+
+/** A function that lists every problem of a value (empty when it fits) by `validate`, without repeats. */
+export function shapeCheck(validate: ShapeValidator, messages: ShapeMessages = {}): (value: unknown) => SchemaProblem[] {
   return (value) => {
     if (validate(value)) return [];
     const seen = new Set<string>();
@@ -42,7 +42,7 @@ export function compileShape(schema: object, messages: ShapeMessages = {}): (val
   };
 }
 
-function describe(error: ErrorObject, messages: ShapeMessages): SchemaProblem {
+function describe(error: ShapeError, messages: ShapeMessages): SchemaProblem {
   const pointer = error.instancePath || '';
   const p = error.params as Record<string, unknown>;
   if (error.keyword === 'required') return { pointer: `${pointer}/${String(p.missingProperty)}`, message: 'is required but missing' };

@@ -1,5 +1,6 @@
 /** "Latest": the one rule for which version of an object a bare id means. Pure. */
-import semver from 'semver';
+import satisfies from 'semver/functions/satisfies.js';
+import validRange from 'semver/ranges/valid.js';
 import { compareVersions, isPrerelease } from './version.ts';
 
 /** The highest non-prerelease version, else the highest version, else undefined. */
@@ -25,7 +26,7 @@ export function latestRecord<V extends { manifest: { version: string } }>(object
 export function resolveVersion(versions: readonly string[], wanted: string): string | undefined {
   if (wanted === 'latest') return latestVersion(versions);
   if (versions.includes(wanted)) return wanted;
-  if (semver.validRange(wanted) === null) return undefined;
-  const candidates = versions.filter((v) => semver.satisfies(v, wanted));
+  if (validRange(wanted) === null) return undefined;
+  const candidates = versions.filter((v) => satisfies(v, wanted));
   return candidates.sort(compareVersions).at(-1);
 }

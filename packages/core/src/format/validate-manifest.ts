@@ -1,14 +1,11 @@
-import { compileShape, type SchemaProblem } from './json-shape.ts';
-import schema from './schema/aso-object-v0.1.schema.json' with { type: 'json' };
+import { shapeCheck, type SchemaProblem } from './json-shape.ts';
+import { validateManifest } from './shapes/manifest.js';
 import type { Manifest } from './types.ts';
 import { versionProblem } from './version.ts';
 
 export type { SchemaProblem } from './json-shape.ts';
 
-const shape = compileShape(schema);
-
-/** The JSON Schema of aso/object/v0.1 (draft 2020-12). */
-export const manifestSchema = schema;
+const shape = shapeCheck(validateManifest);
 
 /** Validates a parsed manifest against aso/object/v0.1; an empty list means it is valid. */
 export function manifestProblems(value: unknown): SchemaProblem[] {

@@ -1,4 +1,9 @@
-import semver from 'semver';
+// One module per function, so that a bundle holds only the parts of semver it uses.
+import compare from 'semver/functions/compare.js';
+import inc from 'semver/functions/inc.js';
+import parse from 'semver/functions/parse.js';
+import prerelease from 'semver/functions/prerelease.js';
+import type SemVer from 'semver/classes/semver.js';
 
 /** The regular expression of semver.org for a SemVer 2.0.0 string (also the schema's pattern). */
 const SEMVER_REGEX =
@@ -15,7 +20,7 @@ export function versionProblem(input: string): string | null {
   if (input.length > MAX_VERSION_LENGTH) {
     return `is ${input.length} characters long; a version may have at most ${MAX_VERSION_LENGTH} (it names a folder and files of the site)`;
   }
-  const parsed = semver.parse(input, { loose: false });
+  const parsed = parse(input, { loose: false });
   if (!parsed && SEMVER_REGEX.test(input)) {
     return `"${input}" has a numeric part above ${Number.MAX_SAFE_INTEGER}, which versions here cannot order`;
   }
@@ -30,25 +35,25 @@ export function isExactVersion(input: string): boolean {
   return versionProblem(input) === null;
 }
 
-function formatVersion(v: semver.SemVer): string {
+function formatVersion(v: SemVer): string {
   return v.build.length ? `${v.version}+${v.build.join('.')}` : v.version;
 }
 
 /** Orders two exact versions by SemVer precedence, then by build metadata so the order is total. */
 export function compareVersions(a: string, b: string): number {
-  const byPrecedence = semver.compare(a, b);
+  const byPrecedence = compare(a, b);
   if (byPrecedence !== 0) return byPrecedence;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** True when the version has a prerelease part. */
 export function isPrerelease(version: string): boolean {
-  return (semver.prerelease(version)?.length ?? 0) > 0;
+  return (prerelease(version)?.length ?? 0) > 0;
 }
 
 /** The next version after `current` for a release bump. */
 export function bumpVersion(current: string, bump: 'major' | 'minor' | 'patch'): string {
-  const next = semver.inc(current, bump);
+  const next = inc(current, bump);
   if (!next) throw new Error(`cannot ${bump}-bump "${current}"`);
   return next;
 }
