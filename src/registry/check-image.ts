@@ -1,14 +1,16 @@
 /**
  * The registry's image rule: a representation whose media type `browser-image` shows must hold an image of that very
- * format, so that a browser and the thumbnail step read it. Only the header is read, never the pixels: from the bytes in
+ * format that decodes in full, so that a browser and the thumbnail step show it. The header is read from the bytes in
  * memory for the plain cases (core/format/image-header.ts, see docs/decisions/0002-image-headers-from-bytes.md), by
- * sharp otherwise. The header read is kept with the file, so that
- * the thumbnail step need not read it again.
+ * sharp otherwise; then the image is decoded (decode-image.ts). The header read is kept with the file, so that the
+ * thumbnail step need not read it again.
  */
 import sharp from 'sharp';
 import { RUNTIMES } from '@aso-registry/core/format/compatibility';
 import { readImageHeader, type ImageHeader } from '@aso-registry/core/format/image-header';
+import { imageStructureProblem } from '@aso-registry/core/format/image-structure';
 import type { FileDigest } from '../io/hash-file.ts';
+import { decodeProblem } from './decode-image.ts';
 
 export type { ImageHeader } from '@aso-registry/core/format/image-header';
 
@@ -28,7 +30,7 @@ export function isImage(rep: { mediaType: string }): boolean {
   return IMAGE_MEDIA_TYPES.includes(rep.mediaType) && rep.mediaType in EXPECTED;
 }
 
-/** What the image rule says of a file: why it is not an image of its media type, or the header it read. */
+/** What the image rule says of a file: why it is not an image of its media type that decodes, or the header it read. */
 export interface ImageCheck {
   problem: string | null;
   /** The header, when the file is an image of its media type (null for a media type the rule does not check). */
@@ -38,7 +40,7 @@ export interface ImageCheck {
 /** The fields of sharp's metadata that {@link ImageHeader} keeps (sharp's own object holds EXIF and ICC bytes too). */
 const HEADER_FIELDS = ['format', 'compression', 'width', 'height', 'orientation', 'pages', 'space'] as const;
 
-/** Reads the header of an image (a file's path, or its bytes) and judges it against `mediaType`. */
+/** Reads the header of an image (a file's path, or its bytes), judges it against `mediaType` and decodes the image. */
 export async function checkImage(image: string | Uint8Array, mediaType: string): Promise<ImageCheck> {
   const expected = EXPECTED[mediaType];
   if (!expected) return { problem: null, header: null };
@@ -46,6 +48,9 @@ export async function checkImage(image: string | Uint8Array, mediaType: string):
   try {
     meta = (typeof image === 'string' ? null : readImageHeader(image)) ?? (await sharp(image).metadata());
   } catch (error) {
+    // A file of the declared format cut short inside the part a header reader needs (a WebP's RIFF length) is named so.
+    const cut = typeof image === 'string' ? null : imageStructureProblem(image, expected.format);
+    if (cut) return { problem: `does not decode as ${mediaType}: ${cut}`, header: null };
     return { problem: `is declared ${mediaType} but is not an image that can be read: ${(error as Error).message}`, header: null };
   }
   const found = meta.format === 'heif' ? `HEIF (${meta.compression ?? 'unknown compression'})` : String(meta.format).toUpperCase();
@@ -55,10 +60,12 @@ export async function checkImage(image: string | Uint8Array, mediaType: string):
   if (!meta.width || !meta.height) return { problem: `is declared ${mediaType} but has no width and height`, header: null };
   const header: Record<string, unknown> = {};
   for (const field of HEADER_FIELDS) if (meta[field] !== undefined) header[field] = meta[field];
+  const undecodable = await decodeProblem(image, header as ImageHeader);
+  if (undecodable) return { problem: `does not decode as ${mediaType}: ${undecodable}`, header: null };
   return { problem: null, header: header as ImageHeader };
 }
 
-/** Why the image (a file's path, or its bytes) is not an image of `mediaType`, or null when its header says it is. */
+/** Why the image (a file's path, or its bytes) is not an image of `mediaType` that decodes, or null when it is one. */
 export async function imageProblem(image: string | Uint8Array, mediaType: string): Promise<string | null> {
   return (await checkImage(image, mediaType)).problem;
 }

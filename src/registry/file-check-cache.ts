@@ -50,11 +50,15 @@ interface Stored {
   files: Record<string, [number, string]>;
   /** `<hash> <format>` -> the validator's findings (none when the asset passed), inventory and notes. */
   gltf: Record<string, GltfCheck>;
-  /** `<hash> <media type>` -> why the file is not such an image, or its header. */
+  /** `<hash> <media type> <image rule>` -> why the file is not such an image, or its header. */
   images: Record<string, ImageCheck>;
 }
 
-const FORMAT = 'aso-file-checks/4';
+/** Bumped whenever what a cached check holds changes (the glTF inventory's dimensions came with 5). */
+const FORMAT = 'aso-file-checks/5';
+
+/** The image rule an answer was given by, in its key: an answer of the rule that read only headers is not taken for one that decodes. */
+const IMAGE_RULE = 'decoded';
 
 /** The cache file in `dir`: its name carries the gltf-validator version, so a new validator starts afresh. */
 export function fileCheckCachePath(dir: string): string {
@@ -186,7 +190,7 @@ export async function openFileCheckCache(dir: string, registryRoot?: string, val
   };
 
   const checkImage: ImageFileChecker = async (path, mediaType, digest) => {
-    const key = `${digest.hash} ${mediaType}`;
+    const key = `${digest.hash} ${mediaType} ${IMAGE_RULE}`;
     const hit = old.images[key] ?? used.images[key];
     if (isImageCheck(hit)) {
       counts.imageHits++;

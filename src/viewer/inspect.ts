@@ -3,8 +3,7 @@ import { pickPresentable } from '@aso-registry/core/format/compatibility';
 import type { DecoderLocations } from '@aso-registry/core/documents/decoders';
 import { toOrigin } from '@aso-registry/core/format/paths';
 import { fetchBytes } from './fetch-bytes.ts';
-import { presentImage, presentMesh, type Presented } from './present.ts';
-import { validateGltf } from './validate-in-worker.ts';
+import type { Presented } from './presented.ts';
 import type { VerifiedBytes } from './verified-bytes.ts';
 import { verifyBytes } from './verify-bytes.ts';
 import type { ViewerRepresentation } from './viewer-config.ts';
@@ -14,8 +13,6 @@ import { failedView, fetchingView, hashingView, loadedView, unsupportedView, ver
 export interface InspectContext {
   /** The manifest name, the accessible label of a 3D view. */
   name: string;
-  /** The 3D view's poster: a blob URL of the verified preview, or undefined when there is none or it failed its checks. */
-  poster?: (() => Promise<string | undefined>) | undefined;
   /** Images this page verified already; they are checked again and shown without a second download. */
   verified?: VerifiedBytes | undefined;
   registryUrl: string;
@@ -25,9 +22,27 @@ export interface InspectContext {
   decoders: DecoderLocations;
   /** Where the presented element goes. */
   stage: HTMLElement;
+  /** Where a 3D view's controls go. */
+  controls?: HTMLElement | undefined;
   /** Shows a state; called at every step. */
   show(view: ViewerView): void;
   signal: AbortSignal;
+}
+
+/** The code that shows verified bytes, loaded once a download has begun, so that a page's first scripts stay small. */
+const meshPresenter = (): Promise<typeof import('./present-mesh.ts')> => import('./present-mesh.ts');
+const imagePresenter = (): Promise<typeof import('./present-image.ts')> => import('./present-image.ts');
+/** gltf-validator's page side, loaded likewise. */
+const validator = (): Promise<typeof import('./validate-in-worker.ts')> => import('./validate-in-worker.ts');
+
+/** Asks for the code the next steps need while the bytes arrive (a failed request is reported by the step that needs it). */
+function warmUp(mesh: boolean): void {
+  if (mesh) {
+    meshPresenter().catch(() => undefined);
+    validator().catch(() => undefined);
+  } else {
+    imagePresenter().catch(() => undefined);
+  }
 }
 
 /** Runs the whole sequence for one representation; resolves to what is shown once `loaded`, else undefined. */
@@ -47,15 +62,18 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
 
   const mesh = pick.runtime === 'browser-gltf';
   let extensionsUsed: string[] = [];
-  // The poster is fetched and verified alongside the mesh, never shown unchecked.
-  const poster = mesh ? ctx.poster?.() : undefined;
   ctx.show(fetchingView(rep, 0));
   let bytes = await ctx.verified?.get(rep);
   ctx.signal.throwIfAborted();
   if (!bytes) {
+    let first = true;
     const fetched = await fetchBytes(url, rep.byteLength, {
       signal: ctx.signal,
-      onProgress: (received) => ctx.show(fetchingView(rep, received)),
+      onProgress: (received) => {
+        if (first) warmUp(mesh);
+        first = false;
+        ctx.show(fetchingView(rep, received));
+      },
     });
     if (!fetched.ok) {
       ctx.show(failedView(rep, fetched.reason, fetched.detail));
@@ -64,6 +82,7 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
     bytes = fetched.bytes;
   }
 
+  warmUp(mesh);
   ctx.show(verifyingView(rep, 'checking the byte length and the SHA-256'));
   const verified = await verifyBytes(bytes, rep, { onHashProgress: (hashed) => ctx.show(hashingView(rep, hashed)) });
   ctx.signal.throwIfAborted();
@@ -72,11 +91,12 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
     return undefined;
   }
 
-  // Images are small and one may be the poster; meshes are not kept beyond the view that shows them.
+  // Images are small and one may be the poster or inspected again; meshes are not kept beyond the view that shows them.
   if (!mesh) ctx.verified?.remember(rep, bytes);
 
   if (mesh) {
     ctx.show(verifyingView(rep, 'validating the glTF structure (gltf-validator)'));
+    const { validateGltf } = await validator();
     const validation = await validateGltf(bytes, `${rep.id}.${rep.format}`, ctx.signal);
     if (validation.failure !== null) {
       ctx.show(failedView(rep, 'validation', validation.failure));
@@ -91,12 +111,12 @@ export async function inspect(rep: ViewerRepresentation, ctx: InspectContext): P
     }
   }
 
-  ctx.show(verifyingView(rep, mesh ? 'verified; loading the 3D view' : 'verified; decoding the image'));
+  ctx.show(verifyingView(rep, mesh ? 'verified; loading the 3D view' : 'verified; decoding the whole image'));
   let presented: Presented;
   try {
     presented = mesh
-      ? await presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, poster: await poster, decoders: ctx.decoders, extensionsUsed, signal: ctx.signal })
-      : await presentImage(ctx.stage, bytes, { mediaType: rep.mediaType, alt: `${ctx.name} (${rep.id})`, signal: ctx.signal });
+      ? await (await meshPresenter()).presentMesh(ctx.stage, bytes, { mediaType: rep.mediaType, alt: ctx.name, controls: ctx.controls, decoders: ctx.decoders, extensionsUsed, signal: ctx.signal })
+      : await (await imagePresenter()).presentImage(ctx.stage, bytes, { mediaType: rep.mediaType, alt: `${ctx.name} (${rep.id})`, signal: ctx.signal });
   } catch (error) {
     ctx.signal.throwIfAborted();
     ctx.show(failedView(rep, 'render', error instanceof Error ? error.message : String(error)));

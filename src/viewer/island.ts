@@ -1,8 +1,10 @@
 /** The viewer island's entry: binds each viewer root and every Inspect button, and shows the first presentable representation. */
 import { pickPresentable } from '@aso-registry/core/format/compatibility';
 import { toOrigin } from '@aso-registry/core/format/paths';
+import { fullscreenControl } from './fullscreen-control.ts';
 import { inspect } from './inspect.ts';
-import type { Presented } from './present.ts';
+import { showPoster } from './poster.ts';
+import type { Presented } from './presented.ts';
 import { verifiedBytes } from './verified-bytes.ts';
 import { parseConfig, type ViewerConfig, type ViewerRepresentation } from './viewer-config.ts';
 import { unsupportedView, type ViewerView } from './viewer-state.ts';
@@ -14,8 +16,14 @@ export function render(root: HTMLElement, view: ViewerView): void {
   const text = part<HTMLElement>('.viewer-text');
   const progress = part<HTMLProgressElement>('.viewer-progress');
   const report = part<HTMLElement>('.viewer-report');
+  const detail = part<HTMLElement>('.viewer-detail');
+  const more = part<HTMLElement>('.viewer-more');
+  const line = part<HTMLElement>('.viewer-line');
   if (label) label.textContent = view.label;
   if (text) text.textContent = view.text;
+  if (detail) detail.textContent = view.detail ?? '';
+  if (line) line.title = view.detail ?? '';
+  if (more) more.hidden = view.detail === undefined && view.report === undefined;
   if (progress) {
     progress.hidden = !view.progress;
     if (view.progress) {
@@ -42,6 +50,7 @@ function setData(el: HTMLElement, key: string, value: string | undefined): void 
 
 /** Starts one viewer: the first representation a runtime can load is inspected at once. */
 export function startViewer(root: HTMLElement): void {
+  fullscreenControl(root);
   let config: ViewerConfig;
   try {
     config = parseConfig(root.querySelector('script.viewer-config')?.textContent ?? '');
@@ -50,19 +59,13 @@ export function startViewer(root: HTMLElement): void {
     return;
   }
   const stage = root.querySelector<HTMLElement>('.viewer-stage') ?? root;
+  const controls = root.querySelector<HTMLElement>('.viewer-bar') ?? undefined;
   const origin = root.ownerDocument.location.origin;
   const verified = verifiedBytes();
-  // The preview is the 3D view's poster, once its own bytes have passed the same checks; a blob URL made once per page.
+  // The preview is the poster once its own bytes have passed the same checks, at once while the representation loads.
   const previewUrl = config.preview && pickPresentable([config.preview])?.runtime === 'browser-image' ? onThisOrigin(config.preview.url, config.registryUrl, origin) : undefined;
-  let posterUrl: Promise<string | undefined> | undefined;
-  const poster =
-    config.preview && previewUrl
-      ? (): Promise<string | undefined> => {
-          const preview = config.preview!;
-          posterUrl ??= verified.load(preview, previewUrl).then((bytes) => (bytes ? URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: preview.mediaType })) : undefined));
-          return posterUrl;
-        }
-      : undefined;
+  const poster = root.querySelector<HTMLElement>('.viewer-poster');
+  if (config.preview && previewUrl && poster) void showPoster(poster, config.preview, verified.load(config.preview, previewUrl));
   let current: { controller: AbortController; presented?: Presented | undefined } | undefined;
 
   async function run(rep: ViewerRepresentation): Promise<void> {
@@ -75,7 +78,7 @@ export function startViewer(root: HTMLElement): void {
       if (current === mine) render(root, view);
     };
     try {
-      mine.presented = await inspect(rep, { name: config.name, poster, verified, registryUrl: config.registryUrl, origin, decoders: config.decoders, stage, show, signal: mine.controller.signal });
+      mine.presented = await inspect(rep, { name: config.name, verified, registryUrl: config.registryUrl, origin, decoders: config.decoders, stage, controls, show, signal: mine.controller.signal });
       if (current !== mine) mine.presented?.dispose();
     } catch (error) {
       if (mine.controller.signal.aborted) return;
@@ -99,9 +102,16 @@ export function startViewer(root: HTMLElement): void {
   else render(root, unsupportedView(config.representations));
 }
 
-/** Starts every viewer on the page. */
+/** The viewer roots started on this page. */
+const started = new WeakSet<HTMLElement>();
+
+/** Starts every viewer on the page that has not started yet: a page that adds viewers later calls it again. */
 export function startViewers(doc: Document = document): void {
-  for (const root of doc.querySelectorAll<HTMLElement>('[data-viewer]')) startViewer(root);
+  for (const root of doc.querySelectorAll<HTMLElement>('[data-viewer]')) {
+    if (started.has(root)) continue;
+    started.add(root);
+    startViewer(root);
+  }
 }
 
 function onThisOrigin(url: string, registryUrl: string, origin: string): string | undefined {

@@ -1,5 +1,6 @@
 /** The viewer's states and the words it shows for each (DESIGN §6). Pure: no DOM. */
 import { noCompatibleText, type Capabilities } from '@aso-registry/core/format/compatibility';
+import { formatBytes } from '@aso-registry/core/documents/format-bytes';
 import { formatCount } from '@aso-registry/core/documents/format-count';
 import type { Representation } from '@aso-registry/core/format/types';
 
@@ -14,8 +15,10 @@ export interface ViewerView {
   state: ViewerState;
   /** The short, bold label: `Idle`, `Fetching`, `Verifying`, `Loaded`, `Failed`, `Unsupported`. */
   label: string;
-  /** The sentence beside the label. */
+  /** The sentence beside the label: short once loaded, the whole reason when a check failed. */
   text: string;
+  /** Everything that was checked, with the full hash: folded under the status and in its tooltip. */
+  detail?: string;
   /** The id of the representation this view is about, if any. */
   representation?: string;
   /** Bytes received of bytes declared, while fetching. */
@@ -31,15 +34,20 @@ const fileName = (rep: Named): string => `${rep.id}.${rep.format}`;
 
 /** Before any inspection. */
 export function idleView(): ViewerView {
-  return { state: 'idle', label: 'Idle', text: 'Nothing inspected yet. A representation is shown only once its byte length, SHA-256 and (for glTF) structure check out.' };
+  return {
+    state: 'idle',
+    label: 'Idle',
+    text: 'Not loaded yet',
+    detail: 'A representation is shown only once its byte length, SHA-256 and (for glTF) structure check out.',
+  };
 }
 
-/** While the bytes arrive: `<file>: 1,234 of 5,678 bytes`. */
+/** While the bytes arrive: `<file>: 1.2 KB of 5.7 KB`. */
 export function fetchingView(rep: Named & Pick<Representation, 'byteLength'>, received: number): ViewerView {
   return {
     state: 'fetching',
     label: 'Fetching',
-    text: `${fileName(rep)}: ${formatCount(received)} of ${formatCount(rep.byteLength)} bytes`,
+    text: `${fileName(rep)}: ${formatBytes(received)} of ${formatBytes(rep.byteLength)}`,
     representation: rep.id,
     progress: { received, total: rep.byteLength },
   };
@@ -50,24 +58,28 @@ export function verifyingView(rep: Named, step: string): ViewerView {
   return { state: 'verifying', label: 'Verifying', text: `${fileName(rep)}: ${step}`, representation: rep.id };
 }
 
-/** While a large file is hashed: `<file>: hashing, 1,234 of 5,678 bytes (SHA-256)`, with a determinate bar. */
+/** While a large file is hashed: `<file>: hashing, 1.2 MB of 5.7 MB (SHA-256)`, with a determinate bar. */
 export function hashingView(rep: Named & Pick<Representation, 'byteLength'>, hashed: number): ViewerView {
   return {
     state: 'verifying',
     label: 'Verifying',
-    text: `${fileName(rep)}: hashing, ${formatCount(hashed)} of ${formatCount(rep.byteLength)} bytes (SHA-256)`,
+    text: `${fileName(rep)}: hashing, ${formatBytes(hashed)} of ${formatBytes(rep.byteLength)} (SHA-256)`,
     representation: rep.id,
     progress: { received: hashed, total: rep.byteLength },
   };
 }
 
-/** Shown once every check passed and the runtime presented the verified bytes. */
+/**
+ * Shown once every check passed and the runtime presented (and, for an image, decoded) the verified bytes: a short line
+ * for people, `Verified · 55.7 KB · SHA-256 matches`, and the detail with the byte count and the full hash.
+ */
 export function loadedView(rep: Named & Pick<Representation, 'byteLength' | 'hash'>, validated: boolean): ViewerView {
   const checks = `${formatCount(rep.byteLength)} bytes, SHA-256 ${rep.hash} verified`;
   return {
     state: 'loaded',
     label: 'Loaded',
-    text: `${fileName(rep)}: ${checks}${validated ? '; glTF validated with no errors' : ''}`,
+    text: `Verified · ${formatBytes(rep.byteLength)} · SHA-256 matches`,
+    detail: `${fileName(rep)}: ${checks}${validated ? '; glTF validated with no errors' : ''}`,
     representation: rep.id,
   };
 }

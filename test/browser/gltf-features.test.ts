@@ -140,7 +140,7 @@ describe('the supported glTF extensions', () => {
   it('are listed in the inventory of the record page with the counts', async () => {
     const m = manifests.get(FEATURES)!;
     const html = await readFile(join(dist, versionPagePath(m.id, m.version), 'index.html'), 'utf8');
-    const row = html.slice(html.indexOf('data-representation="draco"'), html.indexOf('</tr>', html.indexOf('data-representation="draco"')));
+    const row = html.slice(html.indexOf('data-representation="draco"'), html.indexOf('</li>', html.indexOf('data-representation="draco"')));
     const item = (key: string) => new RegExp(`data-key="${key}"[^>]*><dt[^>]*>[^<]+</dt><dd[^>]*>([^<]*)</dd>`).exec(row)?.[1];
     expect(item('triangles')).toBe('12');
     expect(item('vertices')).toBe('24');

@@ -1,7 +1,8 @@
 /**
  * The catalog's search box against a registry whose names, descriptions, tags and representation types are hostile
  * HTML: built for real, served by a plain static server, searched in Chromium. No payload runs, none becomes an
- * element, and every string is shown as the text it is, in results and in the filters.
+ * element, and every string is shown as the text it is, in results and in the filters; so too in a version's embed page,
+ * its oEmbed document and its Embed button.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -89,12 +90,27 @@ async function openFilters(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
 }
 
-/** What hostile markup would have left: elements made from it, handlers, script links, and payloads that ran. */
+/**
+ * What hostile markup would have left: elements made from it, handlers, script links, and payloads that ran. The search
+ * box's own pictures are left out (a result's thumbnail, the icons of kinds and of the box), and held to what they may
+ * be: a thumbnail's source is a file of this site, an icon is the one the page drew.
+ */
 async function traces(page: Page): Promise<{ elements: string[]; ran: unknown }> {
-  return page.evaluate(() => ({
-    elements: [...document.querySelectorAll('#search img, #search script, #search svg, #search iframe, #search [onerror], #search [onload], a[href^="javascript:" i]')].map((el) => el.outerHTML),
-    ran: (window as unknown as { hostileRan?: unknown }).hostileRan ?? null,
-  }));
+  return page.evaluate(() => {
+    const own = [...document.querySelectorAll('#search img.search-result-image, #search svg.type-icon, #search svg.search-glass')];
+    const strays = own.filter((el) =>
+      el instanceof HTMLImageElement
+        ? !/^\/(thumbnails|objects)\/[^<>"']+$/.test(el.getAttribute('src') ?? '') || el.attributes.length !== 5
+        : el.querySelector('script, foreignObject, a, [onload], [onerror]') !== null,
+    );
+    return {
+      elements: [
+        ...document.querySelectorAll('#search img:not(.search-result-image), #search script, #search svg:not(.type-icon, .search-glass), #search iframe, #search [onerror], #search [onload], a[href^="javascript:" i]'),
+        ...strays,
+      ].map((el) => el.outerHTML),
+      ran: (window as unknown as { hostileRan?: unknown }).hostileRan ?? null,
+    };
+  });
 }
 
 /** Waits until the one result listed is the page at `href`. */
@@ -143,6 +159,37 @@ describe('search over hostile names, descriptions, tags and types', () => {
     await onlyResult(page, '/objects/hostile-vase/versions/1.0.0/');
     await openFilters(page);
     expect(await traces(page)).toEqual({ elements: [], ran: null });
+    expect(dialogs).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the embed of a version with a hostile name', () => {
+  it('keeps the name text in the oEmbed html, the embed page and the Embed button', { timeout: 120_000 }, async () => {
+    const doc = (await (await fetch(`${server.origin}/objects/hostile-vase/versions/1.0.0/oembed.json`)).json()) as { title: string; html: string };
+    expect(doc.title).toBe(`${HOSTILE.name} 1.0.0`);
+    const { page, dialogs } = await openCatalog();
+    // The browser's own parser finds one element in the html: the iframe, titled with the name as written.
+    const parsed = await page.evaluate((html) => {
+      const t = document.createElement('template');
+      t.innerHTML = html;
+      return [...t.content.querySelectorAll('*')].map((el) => [el.localName, el.getAttribute('title')]);
+    }, doc.html);
+    expect(parsed).toEqual([['iframe', `${HOSTILE.name} 1.0.0 (3D viewer)`]]);
+
+    /** What a payload would leave on the page: a handler made of it, or its record that it ran. */
+    const clean = async () => {
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+      return page.evaluate(() => ({ handlers: document.querySelectorAll('[onerror], [onload]').length, ran: (window as unknown as { hostileRan?: unknown }).hostileRan ?? null }));
+    };
+    await page.goto(`${server.origin}/objects/hostile-vase/versions/1.0.0/embed/`);
+    // Its one file has a hostile type, which no runtime shows.
+    await page.waitForFunction(() => document.querySelector('[data-viewer]')?.getAttribute('data-viewer-state') === 'unsupported');
+    expect(await page.locator('h1').textContent()).toBe(`${HOSTILE.name} 1.0.0`);
+    expect(await clean()).toEqual({ handlers: 0, ran: null });
+    await page.goto(`${server.origin}/objects/hostile-vase/versions/1.0.0/`, { waitUntil: 'domcontentloaded' });
+    expect(await page.locator('[data-embed] textarea').inputValue()).toBe(doc.html);
+    expect(await clean()).toEqual({ handlers: 0, ran: null });
     expect(dialogs).toEqual([]);
     await page.close();
   });

@@ -6,11 +6,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pickPresentable } from '@aso-registry/core/format/compatibility';
 import type { Representation } from '@aso-registry/core/format/types';
+import { pickRepresentation } from '../../src/viewer/viewer-config.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { siteDir } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { pickVersion, servedPath, shownRepresentation, siteVersions, type SiteVersion } from '../viewer/support/site-versions.ts';
-import { recordViewerStates, transitions, viewerOutcome } from '../viewer/support/viewer-page.ts';
+import { MESH_WAIT_MS, recordViewerStates, transitions, viewerOutcome } from '../viewer/support/viewer-page.ts';
 
 const FIXTURES = new URL('../fixtures/viewer/', import.meta.url);
 const sri = (b: Uint8Array): string => `sha256-${createHash('sha256').update(b).digest('base64')}`;
@@ -73,6 +74,17 @@ async function pageDeclaring(v: SiteVersion, rep: Representation, bytes: Uint8Ar
   return `${before}${config.replace(declared, `${JSON.stringify(rep.url)},"byteLength":${bytes.byteLength},"hash":"${sri(bytes)}"`)}${after}`;
 }
 
+/** The record page with a viewer that shows only `rep`, declared with the length and hash of `bytes`. */
+async function pageInspecting(v: SiteVersion, rep: Representation, bytes: Uint8Array): Promise<string> {
+  const html = await readFile(join(dist, v.pagePath, 'index.html'), 'utf8');
+  const [before, config, after] = html.split(/(<script type="application\/json" class="viewer-config">[\s\S]*?<\/script>)/);
+  if (!config) throw new Error(`${v.pagePath} has no viewer config`);
+  const data = JSON.parse(config.replace(/^<script[^>]*>/, '').replace(/<\/script>$/, '')) as Record<string, unknown>;
+  const only = { ...pickRepresentation(rep), byteLength: bytes.byteLength, hash: sri(bytes) };
+  const text = JSON.stringify({ ...data, representations: [only], preview: undefined }).replace(/</g, '\\u003c');
+  return `${before}<script type="application/json" class="viewer-config">${text}</script>${after}`;
+}
+
 describe('viewer refusals', () => {
   it.each(['mesh', 'image-only'] as const)('refuses a %s representation with one byte changed: hash mismatch, expected and actual', async (kind) => {
     const v = pickVersion(versions, kind);
@@ -96,9 +108,47 @@ describe('viewer refusals', () => {
     changed[last] = changed[last]! ^ 0xff;
     server.setOverride((pathname) => (pathname === servedPath(preview) ? { body: changed } : undefined));
     await page.goto(`${server.origin}${v.pagePath}`);
-    const outcome = await viewerOutcome(page);
+    const outcome = await viewerOutcome(page, MESH_WAIT_MS);
     expect(outcome, outcome.text).toMatchObject({ state: 'loaded', representation: shownRepresentation(v).id });
     expect(await page.locator('[data-viewer] model-viewer').getAttribute('poster')).toBeNull();
+    await page.waitForFunction(() => document.querySelector('[data-viewer] .viewer-poster')?.hasAttribute('data-poster'));
+    expect(await page.locator('[data-viewer] .viewer-poster').getAttribute('data-poster')).toBe('refused');
+    expect(await page.locator('[data-viewer] .viewer-poster img').count()).toBe(0);
+  }, MESH_WAIT_MS + 30_000);
+
+  it('never shows a preview whose length and hash match but that is cut short: the drawn placeholder stays', async () => {
+    const v = versions.find((x) => x.manifest.preview && pickPresentable([x.manifest.preview])?.runtime === 'browser-image');
+    const preview = v?.manifest.preview;
+    if (!v || !preview) throw new Error('the sample site has no version with an image preview');
+    const short = (await realBytes(preview)).slice(0, Math.floor(preview.byteLength / 2));
+    const html = await pageDeclaring(v, preview, short);
+    server.setOverride((pathname) => {
+      if (pathname === servedPath(preview)) return { body: short };
+      if (pathname === v.pagePath || pathname === `${v.pagePath}index.html`) return { body: html, type: 'text/html; charset=utf-8' };
+      return undefined;
+    });
+    await page.goto(`${server.origin}${v.pagePath}`);
+    const poster = page.locator('[data-viewer] .viewer-poster');
+    await page.waitForFunction(() => document.querySelector('[data-viewer] .viewer-poster')?.hasAttribute('data-poster'));
+    expect(await poster.getAttribute('data-poster')).toBe('refused');
+    expect(await poster.locator('img').count()).toBe(0);
+    expect(await poster.locator('.viewer-placeholder').evaluate((el) => getComputedStyle(el).display)).not.toBe('none');
+  });
+
+  it.each([
+    ['a JPEG cut in half', 'jpg', (b: Uint8Array) => b.slice(0, Math.floor(b.length / 2))],
+    ['a JPEG without its last two bytes (the end-of-image marker)', 'jpg', (b: Uint8Array) => b.slice(0, b.length - 2)],
+    ['a PNG without its last chunks', 'png', (b: Uint8Array) => b.slice(0, b.length - 64)],
+  ] as const)('refuses %s whose length and hash match: it does not decode whole, so it is never loaded', async (_, format, cut) => {
+    const images = versions.flatMap((x) => [...x.manifest.representations, ...(x.manifest.preview ? [x.manifest.preview] : [])].map((r) => ({ v: x, rep: r })));
+    const found = images.find(({ rep }) => rep.type === 'image' && rep.format === format);
+    if (!found) throw new Error(`the sample site has no ${format} image`);
+    const { v, rep } = found;
+    const bytes = cut(await realBytes(rep));
+    const outcome = await inspectWith(v, rep, bytes, await pageInspecting(v, rep, bytes));
+    expect(outcome).toMatchObject({ state: 'failed', label: 'Failed', reason: 'render', representation: rep.id });
+    expect(outcome.text.startsWith(`${rep.id}.${format}: the browser cannot decode these bytes as ${rep.mediaType} (cut short or corrupt?): `), outcome.text).toBe(true);
+    expect(transitions(outcome.states)).toEqual(['fetching', 'verifying', 'failed']);
   });
 
   it('refuses a truncated file: byte length mismatch, expected and actual', async () => {

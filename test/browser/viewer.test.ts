@@ -5,6 +5,7 @@ import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatBytes } from '@aso-registry/core/documents/format-bytes';
 import { noCompatibleText, pickPresentable } from '@aso-registry/core/format/compatibility';
 import type { Representation } from '@aso-registry/core/format/types';
 import { pickRepresentation } from '../../src/viewer/viewer-config.ts';
@@ -12,7 +13,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { siteDir } from '../support/site.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { pickVersion, servedPath, shownRepresentation, siteVersions, type SiteVersion } from '../viewer/support/site-versions.ts';
-import { recordViewerStates, transitions, viewerOutcome } from '../viewer/support/viewer-page.ts';
+import { MESH_WAIT_MS, recordViewerStates, transitions, viewerOutcome } from '../viewer/support/viewer-page.ts';
 
 let server: StaticServer;
 let browser: Browser;
@@ -64,19 +65,23 @@ describe('a mesh version', () => {
   afterAll(() => session?.context.close());
 
   it('reaches loaded after fetching and verifying, in <model-viewer> from the very bytes it fetched', async () => {
-    const outcome = await viewerOutcome(page);
+    const outcome = await viewerOutcome(page, MESH_WAIT_MS);
     expect(outcome, outcome.text).toMatchObject({ state: 'loaded', label: 'Loaded', representation: rep.id });
     expect(transitions(outcome.states)).toEqual(['fetching', 'verifying', 'loaded']);
-    expect(outcome.text).toContain(`${rep.hash} verified; glTF validated with no errors`);
+    // A short line for people; the full hash folded in the detail and in the status's tooltip.
+    expect(outcome.text).toBe(`Verified · ${formatBytes(rep.byteLength)} · SHA-256 matches`);
+    expect(outcome.detail).toContain(`${rep.hash} verified; glTF validated with no errors`);
+    expect(await page.locator('[data-viewer] .viewer-line').getAttribute('title')).toBe(outcome.detail);
 
     const mv = page.locator('[data-viewer] model-viewer');
     expect(await mv.getAttribute('src')).toMatch(/^blob:/);
     expect(await mv.getAttribute('alt')).toBe(v.manifest.name);
     expect(await mv.getAttribute('camera-controls')).not.toBeNull();
     expect(await mv.getAttribute('auto-rotate')).not.toBeNull();
-    // The poster is the preview, verified like a representation and handed over as a blob URL of the checked bytes.
+    expect(await mv.getAttribute('poster')).toBeNull();
+    // The poster is the preview, verified like a representation and shown as a blob URL of the checked bytes.
     if (v.manifest.preview) {
-      expect(await mv.getAttribute('poster')).toMatch(/^blob:/);
+      expect(await page.locator('[data-viewer] .viewer-poster img').getAttribute('src')).toMatch(/^blob:/);
       const previewPath = servedPath(v.manifest.preview);
       expect(session.requests.filter((u) => new URL(u).pathname === previewPath)).toEqual(session.requestsTo(previewPath));
       expect(session.requestsTo(previewPath)).toHaveLength(1);
@@ -89,11 +94,12 @@ describe('a mesh version', () => {
     const scripts = requests.filter((u) => u.endsWith('.js'));
     expect(scripts.length).toBeGreaterThan(2);
     for (const u of scripts) expect(u.startsWith(`${server.origin}/_astro/`), u).toBe(true);
-  });
+  }, MESH_WAIT_MS + 30_000);
 
   it('draws the model: once the poster is gone, the canvas differs from the background', async () => {
     const mv = page.locator('[data-viewer] model-viewer');
-    await page.waitForFunction(() => (document.querySelector('model-viewer') as unknown as { modelIsVisible?: boolean } | null)?.modelIsVisible === true);
+    await page.waitForFunction(() => (document.querySelector('model-viewer') as unknown as { modelIsVisible?: boolean } | null)?.modelIsVisible === true, null, { timeout: MESH_WAIT_MS });
+    expect(await page.locator('[data-viewer] .viewer-poster').isVisible()).toBe(false);
     const background = await mv.evaluate((el) => getComputedStyle(el).backgroundColor);
     const [br, bg, bb] = (background.match(/\d+/g) ?? []).map(Number) as [number, number, number];
     const { data, info } = await sharp(await mv.screenshot({ animations: 'disabled' })).removeAlpha().raw().toBuffer({ resolveWithObject: true });

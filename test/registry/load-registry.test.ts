@@ -280,6 +280,7 @@ describe('loadRegistry: representation files', () => {
     await fx.write('objects/chair/versions/1.0.0/representations/reference.png', png);
     expect(await problems(fx)).toEqual([
       `${MANIFEST}: /representations/1/hash: hash mismatch for representations/reference.png: expected ${sri((await pngFile()).bytes)}, actual ${sri(png)}`,
+      `${V}/representations/reference.png: file: does not decode as image/png: its "IEND" chunk at byte ${png.length - 12} fails its CRC check (the bytes are damaged)`,
     ]);
   });
 

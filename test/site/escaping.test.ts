@@ -20,6 +20,14 @@ beforeAll(async () => {
     tags: [`tag ${EVIL}`, 'plain'],
     license: `License ${EVIL}`,
     files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes() }],
+    provenance: {
+      source: `Source ${EVIL}`,
+      prompt: { source: `Prompt ${EVIL}`, effective: `Sent ${EVIL}` },
+      generator: { model: `Model ${EVIL}`, parameters: { [`Key ${EVIL}`]: `Value ${EVIL}`, nested: { evil: EVIL } } },
+      outputs: [{ url: 'javascript:alert("x")', role: 'reference-image', mediaType: 'image/png' }],
+      pipeline: { runId: `Run ${EVIL}`, manifestUrl: 'javascript:alert("x")' },
+      correction: { reason: `Reason ${EVIL}`, sourceObject: { id: `evil-object`, version: `0.9.0 ${EVIL}` } },
+    },
   });
   const result = await buildSite({ outDir: join(parent, 'dist'), registryDir: reg.root, cacheDir: join(parent, 'cache') });
   expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -50,4 +58,9 @@ it('keeps the strings intact in JSON-LD', () => {
 it('shows the strings as text', () => {
   expect(html).toContain('Name &lt;/script&gt;');
   expect(html).toContain('License &lt;/script&gt;');
+});
+
+it('shows the provenance as text, and links no script URL', () => {
+  for (const label of ['Source', 'Prompt', 'Sent', 'Model', 'Key', 'Value', 'Run', 'Reason']) expect(html).toContain(`${label} &lt;/script&gt;`);
+  expect(html).not.toMatch(/(href|src)="javascript:/i);
 });

@@ -92,8 +92,9 @@ describe('a rebuild into the last build’s dist/', () => {
   });
 
   it('made again the thumbnails an older build left (a record each, a JPEG beside), and removed those from the cache and dist/', async () => {
-    expect(oldThumbnails).toHaveLength(2);
-    // The red image lives on in kept-object 1.0.0, the blue one in 1.1.0: each is one WebP, made again.
+    // The red image (400 x 300) lives on in kept-object 1.0.0, the blue one (500 x 250) in 1.1.0: each is one WebP, and the
+    // blue one, over 1.5 times a thumbnail's width, has its twin for dense screens too; all made again.
+    expect(oldThumbnails).toHaveLength(3);
     const files = await listFiles(rebuilt);
     expect(files.filter((f) => f.startsWith('thumbnails/'))).toEqual(oldThumbnails.map((key) => `thumbnails/${key}.webp`).sort());
     for (const key of oldThumbnails) {
@@ -106,7 +107,7 @@ describe('a rebuild into the last build’s dist/', () => {
 
   it('shows the small image as it is, as a build into an empty folder does, although the cache held a WebP of it', async () => {
     const page = await readFile(join(rebuilt, 'objects', 'small-object', 'index.html'), 'utf8');
-    expect(page).toContain('<img src="/objects/small-object/versions/1.0.0/representations/picture.png" width="16" height="12"');
+    expect(page).toContain('<img class="thumbnail" src="/objects/small-object/versions/1.0.0/representations/picture.png" width="16" height="12"');
     expect(await listFiles(rebuilt)).not.toContain(`thumbnails/${smallKey}.webp`);
   });
 

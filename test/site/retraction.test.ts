@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentDocument, ApiIndex, ApiLedgerCheckpoint, ApiObject, ApiVersion } from '@aso-registry/core/documents/api-types';
 import { extendsCheckpoint, ledgerFrom, ledgerRecordProblems, verifyLedger } from '@aso-registry/core/log/ledger';
+import { formatDate } from '@aso-registry/core/documents/format-date';
 import { toOrigin } from '@aso-registry/core/format/paths';
 import { latestNotRetracted } from '@aso-registry/core/format/latest';
 import { parseRetractions, type RetractionEntry } from '@aso-registry/core/log/retractions';
@@ -81,7 +82,8 @@ describe('a retracted version', () => {
       const notice = /<p class="retracted"[^>]*>([\s\S]*?)<\/p>/.exec(html);
       expect(notice, `${r.id}@${r.version}`).not.toBeNull();
       const text = notice![1]!.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
-      expect(text).toContain(`Retracted on ${r.retractedAt}: ${r.reason}`);
+      expect(text).toContain(`Retracted on ${formatDate(r.retractedAt)}: ${r.reason}`);
+      expect(notice![1]).toMatch(new RegExp(`<time datetime="${r.retractedAt}"[^>]*>${formatDate(r.retractedAt)}</time>`));
       expect(html.indexOf('<p class="retracted"')).toBeGreaterThan(html.indexOf('<h1'));
       expect(html.indexOf('<p class="retracted"')).toBeLessThan(html.indexOf('id="record-h"'));
     }

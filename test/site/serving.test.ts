@@ -62,7 +62,7 @@ describe('the preview server', () => {
     const thumbnails = files.filter((f) => f.startsWith('thumbnails/'));
     expect(thumbnails.length).toBeGreaterThan(0);
     for (const file of thumbnails) {
-      expect(file).toMatch(/^thumbnails\/[0-9a-f]{64}-w320-e2\.webp$/);
+      expect(file).toMatch(/^thumbnails\/[0-9a-f]{64}-(320x240|640x480)-e2\.webp$/);
       const res = await fetch(`${preview.origin}/${file}`);
       expect(res.headers.get('content-type'), file).toBe('image/webp');
       expect(res.headers.get('cache-control'), file).toBe('public, max-age=31536000, immutable');

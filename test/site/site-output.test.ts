@@ -9,7 +9,7 @@ import { headersFile } from '@aso-registry/core/documents/host-headers';
 import { sriToHex } from '@aso-registry/core/format/sri';
 import type { Manifest, PublicationRecord } from '@aso-registry/core/format/types';
 import { latestVersion } from '@aso-registry/core/format/latest';
-import { THUMBNAIL_WIDTH, thumbnailKey, thumbnailSource } from '../../src/site/data/thumbnails.ts';
+import { DENSE_THUMBNAIL_BOX, denseThumbnailKey, THUMBNAIL_BOX, thumbnailKey, thumbnailSource, wantsDense } from '../../src/site/data/thumbnails.ts';
 import { repoRoot } from '../support/build-site.ts';
 import { sri } from '../support/fixture-registry.ts';
 import { siteDir } from '../support/site.ts';
@@ -235,7 +235,7 @@ describe('catalog and crawl entry points', () => {
     const html = await readFile(join(dist, 'index.html'), 'utf8');
     const { default: sharp } = await import('sharp');
     for (const id of new Set(versions.map((v) => v.manifest.id))) expect(html).toContain(`data-object="${id}"`);
-    const imgs = [...html.matchAll(/<img src="\/(thumbnails\/[^"]+\.webp)" width="(\d+)" height="(\d+)"/g)];
+    const imgs = [...html.matchAll(/<img[^>]* src="\/(thumbnails\/[^"]+\.webp)"(?: srcset="[^"]*")? width="(\d+)" height="(\d+)"/g)];
     expect(imgs.length).toBeGreaterThan(0);
     for (const [, file, w, h] of imgs) {
       const meta = await sharp(join(dist, file!)).metadata();
@@ -253,30 +253,40 @@ describe('catalog and crawl entry points', () => {
     for (const w of await readdir(join(repoRoot, 'registry', 'worlds'))) await stat(join(dist, 'worlds', w.replace(/\.json$/, ''), 'index.html'));
   });
 
-  it('holds one WebP thumbnail per distinct source image, at most 320 pixels wide, and every page links only those', async () => {
+  it('holds one WebP per distinct source image that fits a card\'s box, and its dense twin when the source is large enough, and pages link only those', async () => {
     const { default: sharp } = await import('sharp');
     const withImage = versions.flatMap((v) => {
       const source = thumbnailSource(v.manifest);
-      return source ? [`${thumbnailKey(source.hash)}.webp`] : [];
+      return source ? [{ hash: source.hash, file: join(repoRoot, 'registry', v.dir, 'representations', `${source.id}.${source.format}`) }] : [];
     });
-    const sources = new Set(withImage);
+    const sources = new Map(withImage.map((s) => [s.hash, s.file]));
     // Two sample versions share their preview, which is made and copied once.
     expect(sources.size).toBeGreaterThan(1);
     expect(sources.size).toBeLessThan(withImage.length);
-    expect((await readdir(join(dist, 'thumbnails'))).sort()).toEqual([...sources].sort());
-    for (const name of sources) {
+    const expected: string[] = [];
+    for (const [hash, file] of sources) {
+      const { width, height } = await sharp(file).metadata();
+      expected.push(`${thumbnailKey(hash)}.webp`);
+      if (wantsDense({ width, height })) expected.push(`${denseThumbnailKey(hash)}.webp`);
+    }
+    // The sample has both: previews barely larger than a card's box, and a photo with pixels for dense screens.
+    expect(expected.length).toBeGreaterThan(sources.size);
+    expect((await readdir(join(dist, 'thumbnails'))).sort()).toEqual(expected.sort());
+    for (const name of expected) {
       const meta = await sharp(join(dist, 'thumbnails', name)).metadata();
+      const box = name.includes(`-${DENSE_THUMBNAIL_BOX.width}x`) ? DENSE_THUMBNAIL_BOX : THUMBNAIL_BOX;
       expect(meta.format, name).toBe('webp');
-      expect(meta.width, name).toBeLessThanOrEqual(THUMBNAIL_WIDTH);
+      expect(meta.width, name).toBeLessThanOrEqual(box.width);
+      expect(meta.height, name).toBeLessThanOrEqual(box.height);
     }
     const pages = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.html'));
     const linked = new Set<string>();
     for (const file of pages) {
       const html = await readFile(join(dist, file), 'utf8');
       expect(html, file).not.toContain('<picture');
-      for (const [, name] of html.matchAll(/"\/thumbnails\/([^"]+)"/g)) linked.add(name!);
+      for (const [, name] of html.matchAll(/\/thumbnails\/([0-9a-f]{64}-[^"\s]+\.webp)/g)) linked.add(name!);
     }
-    expect([...linked].sort()).toEqual([...sources].sort());
+    expect([...linked].sort()).toEqual(expected.sort());
   });
 
   it('has a sitemap with every record page, robots.txt pointing at it, and llms.txt', async () => {

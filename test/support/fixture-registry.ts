@@ -31,6 +31,8 @@ export interface FixtureVersion {
   publishedAt?: string;
   files: FixtureFile[];
   preview?: FixtureFile;
+  /** The manifest's `provenance`; default `{ source: 'test fixture' }`. */
+  provenance?: Record<string, unknown>;
 }
 
 /** The SRI of bytes, computed with Node's crypto (independent of the code under test). */
@@ -63,7 +65,7 @@ export async function writeVersion(root: string, v: FixtureVersion, registryUrl 
     tags: v.tags ?? [],
     createdAt: v.createdAt ?? '2026-01-01T00:00:00Z',
     ...(v.license !== undefined ? { license: v.license } : {}),
-    provenance: { source: 'test fixture' },
+    provenance: v.provenance ?? { source: 'test fixture' },
     representations: v.files.map((f) => representation(v, f, registryUrl)),
     ...(v.preview ? { preview: representation(v, v.preview, registryUrl) } : {}),
   };

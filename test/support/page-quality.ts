@@ -9,13 +9,13 @@ export const SCREENS = {
   narrow: { width: 360, height: 740 },
 } as const;
 
-/** Axe's serious and critical violations of the page as it is now, each with the elements it names. */
-export async function seriousAxeViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; nodes: string[] }>> {
+/** Axe's serious and critical violations of the page as it is now (or of the part `within` selects), each with the elements it names. */
+export async function seriousAxeViolations(page: Page, within?: string): Promise<Array<{ id: string; impact: string; help: string; nodes: string[] }>> {
   await page.addScriptTag({ content: axe.source });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document);
+  const violations = await page.evaluate(async (within) => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(within ? { include: [within] } : document);
     return result.violations.map((x) => ({ id: x.id, impact: x.impact ?? '', help: x.help, nodes: x.nodes.map((n) => n.target.join(' ')) }));
-  });
+  }, within);
   return violations.filter((x) => x.impact === 'serious' || x.impact === 'critical');
 }
 

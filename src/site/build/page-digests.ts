@@ -1,16 +1,16 @@
 /**
- * What a record or object page is rendered from, as a digest: a page whose digest is the one the last build recorded
- * (and whose file is still there) is not rendered again. The digest covers the renderer (the site's code) and every
- * value the page reads: the object with all its versions, the worlds that reference the object, the log and its key,
- * and for a record page the page slugs of its version's tags. Nothing else: a version added to another object changes
- * none of them. A version's `agent.json` and API document have a digest of their own, without the tag links and the
- * thumbnails. The listing pages (catalog, tags, worlds, 404) share one digest of the whole site: any change renders
- * them all again, and a rebuild of an unchanged registry renders no page at all (nor loads the renderer).
+ * What a record, embed, compare or object page is rendered from, as a digest: a page whose digest is the one the last
+ * build recorded (and whose file is still there) is not rendered again. The digest covers the renderer (the site's code)
+ * and every value the page reads: the object with all its versions, the worlds that reference the object, the log and
+ * its key, and for a record page the page slugs of its version's tags. Nothing else: a version added to another object
+ * changes none of them. A version's documents (`agent.json`, API, oEmbed) have a digest of their own, without the tag
+ * links and the thumbnails. The listing pages (catalog, tags, worlds, 404) share one digest of the whole site: any
+ * change renders them all again, and a rebuild of an unchanged registry renders no page at all (nor loads the renderer).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { objectPagePath, versionPagePath } from '@aso-registry/core/format/paths';
+import { comparePagePath, embedPagePath, objectPagePath, versionPagePath } from '@aso-registry/core/format/paths';
 import { pagePaths } from '../data/page-paths.ts';
 import { logViewConfigFor } from '../data/site-data.ts';
 import type { SiteData } from '../data/site-model.ts';
@@ -19,8 +19,8 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 
 /**
  * The digest of every version's documents (see {@link documentsKey}), for the renderer `rendererDigest`: the object
- * with all its versions but their thumbnails (no document shows one, so a new thumbnail rewrites no document), the
- * worlds that reference the object, the log view and key.
+ * with all its versions but their thumbnails (the oEmbed document names one, but a thumbnail follows from its image's
+ * bytes and the code, which the digest covers), the worlds that reference the object, the log view and key.
  */
 export function documentDigests(data: SiteData, rendererDigest: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -52,10 +52,13 @@ export function pageDigests(data: SiteData, rendererDigest: string, documents = 
     const own = object.versions.map((v) => documents.get(documentsKey(v.manifest.id, v.manifest.version))!);
     // The object page and the documents link no tag page; a record page links those of its own version's tags.
     out.set(objectPagePath(object.id), sha256(`${own.join('\n')}\n${thumbnails}`));
+    // The compare page lists the object's versions; an embed page shows its version's files, as its documents do.
+    if (object.versions.length > 1) out.set(comparePagePath(object.id), sha256(`compare\n${own.join('\n')}`));
     for (const [i, entry] of object.versions.entries()) {
       const { id, version } = entry.manifest;
       const tags = JSON.stringify(entry.manifest.tags.map((t) => [t, slugOf.get(t) ?? null]));
       out.set(versionPagePath(id, version), sha256(`${own[i]}\n${thumbnails}\n${tags}`));
+      out.set(embedPagePath(id, version), sha256(`embed\n${own[i]}`));
     }
   }
   const listing = listingDigest(data, rendererDigest, out);

@@ -1,6 +1,6 @@
 /**
- * Every document of the site that is not an HTML page: each version's `agent.json`, the JSON API, the feeds,
- * `llms.txt`, `robots.txt`, the sitemap and the host's `_headers`. Computed from the site's data with the core
+ * Every document of the site that is not an HTML page: each version's `agent.json` and oEmbed document, the JSON API,
+ * the feeds, `llms.txt`, `robots.txt`, the sitemap and the host's `_headers`. Computed from the site's data with the core
  * functions and written by the build in a phase of its own (write-documents.ts), not through Astro's page pipeline
  * (see docs/decisions/0009-documents-written-from-core.md); `astro dev` serves the same documents from one route
  * (pages/[...document].ts).
@@ -10,10 +10,11 @@ import { atomFeed, jsonFeed } from '@aso-registry/core/documents/feeds';
 import { headersFile, hostHeaderRules } from '@aso-registry/core/documents/host-headers';
 import { llmsTxt } from '@aso-registry/core/documents/llms-txt';
 import { API_PAGE_SIZE, pageCount } from '@aso-registry/core/documents/paging';
-import { agentPath, API_BASE, apiPaths, siteUrl } from '@aso-registry/core/format/paths';
+import { oembedDocument } from '@aso-registry/core/documents/oembed';
+import { agentPath, API_BASE, apiPaths, oembedPath, siteUrl } from '@aso-registry/core/format/paths';
 import { sitemapFiles, sitemapLastmod } from '@aso-registry/core/documents/sitemap';
 import { ledgerCheckpointDocument } from './ledger-site.ts';
-import { NOT_FOUND_PAGE, pagePaths } from '../data/page-paths.ts';
+import { inSitemap, pagePaths } from '../data/page-paths.ts';
 import { versionLogFor } from '../data/site-data.ts';
 import type { SiteData } from '../data/site-model.ts';
 
@@ -35,15 +36,20 @@ export function* versionPositions(data: SiteData): Generator<{ id: string; versi
   }
 }
 
-/** The documents of one version: its `agent.json` and its API document. */
+/**
+ * The documents of one version: its `agent.json`, its API document and its oEmbed document. The oEmbed document names
+ * the version's thumbnail, which its digest leaves out: a thumbnail follows from the version's bytes and the code.
+ */
 export function versionDocuments(data: SiteData, objectIndex: number, versionIndex: number): SiteDocument[] {
   const object = data.objects[objectIndex]!;
   const entry = object.versions[versionIndex]!;
-  const { id, version } = entry.manifest;
+  const { id, version, name } = entry.manifest;
   const v = { ...entry, log: versionLogFor(data, id, version) };
+  const thumbnail = entry.thumbnail && { url: siteUrl(data.registryUrl, entry.thumbnail.path), width: entry.thumbnail.width, height: entry.thumbnail.height };
   return [
     { path: agentPath(id, version), body: jsonBody(agentDocument(data.registryUrl, object, v)) },
     { path: apiPaths.version(id, version), body: jsonBody(apiVersion(data.registryUrl, object, v, data.worlds)) },
+    { path: oembedPath(id, version), body: jsonBody(oembedDocument({ registryUrl: data.registryUrl, id, version, name }, thumbnail)) },
   ];
 }
 
@@ -56,7 +62,7 @@ export async function indexDocuments(data: SiteData): Promise<SiteDocument[]> {
     registryUrl,
     versions.map((v) => ({ id: v.manifest.id, version: v.manifest.version, publishedAt: v.publication.publishedAt, retractedAt: v.retracted?.retractedAt ?? null })),
   );
-  const pages = pagePaths(data).filter((p) => p !== NOT_FOUND_PAGE).map((p) => siteUrl(registryUrl, p));
+  const pages = pagePaths(data).filter(inSitemap).map((p) => siteUrl(registryUrl, p));
   return [
     { path: apiPaths.index(), body: jsonBody(apiIndex(registryUrl, data.objects, log)) },
     { path: `${API_BASE}/ledger.json`, body: jsonBody(await ledgerCheckpointDocument(data.registryRoot, registryUrl, data.ledger)) },
@@ -83,7 +89,7 @@ function representationFiles(manifests: ReadonlyArray<{ representations: Readonl
 
 /** The site paths of a version's documents (those `versionDocuments` writes). */
 export function versionDocumentPaths(id: string, version: string): string[] {
-  return [agentPath(id, version), apiPaths.version(id, version)];
+  return [agentPath(id, version), apiPaths.version(id, version), oembedPath(id, version)];
 }
 
 /** Every document of the site. */

@@ -22,9 +22,25 @@ export function tagPage(data: SiteData, slug: string, n: number): { tag: SiteDat
   return { tag, page: pageAt(objects, CATALOG_PAGE_SIZE, n) };
 }
 
-/** Page `n` of the list of every tag, most used first (ties by name). */
+/** Page `n` of the list of tags, most used first (ties by name). */
 export function tagListPage(data: SiteData, n: number): Page<SiteData['tags'][number]> {
-  return pageAt(byUse(data.tags), TAG_LIST_PAGE_SIZE, n);
+  return pageAt(byUse(listedTags(data)), TAG_LIST_PAGE_SIZE, n);
+}
+
+const listed = new WeakMap<SiteData, SiteData['tags']>();
+
+/**
+ * The tags the listings offer: those a version that is not retracted carries. A tag only retracted versions carry
+ * keeps its page (their record pages link it) but is not offered to browse by.
+ */
+export function listedTags(data: SiteData): SiteData['tags'] {
+  let tags = listed.get(data);
+  if (!tags) {
+    const live = new Set(data.objects.flatMap((o) => o.versions.flatMap((v) => (v.retracted ? [] : v.manifest.tags))));
+    tags = data.tags.filter((t) => live.has(t.tag));
+    listed.set(data, tags);
+  }
+  return tags;
 }
 
 /** Tags, most used first (ties by name). */

@@ -146,6 +146,11 @@ export async function addThumbnails(site: CheckedSite, cacheDir: string, warn: (
         site.data.thumbnailFiles.set(path, thumb.file);
       }
       entry.thumbnail = { width: thumb.width, height: thumb.height, path };
+      if (thumb.dense) {
+        const dense = thumbnailSitePath(thumb.dense.file);
+        site.data.thumbnailFiles.set(dense, thumb.dense.file);
+        entry.thumbnail.dense = { width: thumb.dense.width, height: thumb.dense.height, path: dense };
+      }
     },
     { concurrency: THUMBNAILS_AT_ONCE },
   );

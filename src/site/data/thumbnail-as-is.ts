@@ -1,6 +1,6 @@
 /**
- * When an image is its own catalog thumbnail: a small, whole, still, upright JPEG, PNG or WebP in sRGB or grey, no wider
- * than a thumbnail, is shown as published (the version's own file) instead of being decoded and encoded again as WebP.
+ * When an image is its own catalog thumbnail: a small, whole, still, upright JPEG, PNG or WebP in sRGB or grey that fits
+ * a card's picture box, is shown as published (the version's own file) instead of being decoded and encoded again as WebP.
  * Any doubt makes a WebP as for any other image: what is shown as it is must show in every browser as its WebP would.
  */
 import { ascii, pngChunks, readUint32, type ImageHeader } from '@aso-registry/core/format/image-header';
@@ -14,10 +14,10 @@ const FORMATS = new Set(['jpeg', 'png', 'webp']);
 /** The colour spaces shown the same everywhere: a CMYK JPEG, say, is not. */
 const SPACES = new Set(['srgb', 'b-w']);
 
-/** Whether the image `bytes`, whose header sharp read as `header`, is shown as it is for a thumbnail `maxWidth` wide. */
-export function showAsIs(bytes: Uint8Array, header: ImageHeader, maxWidth: number): boolean {
+/** Whether the image `bytes`, whose header sharp read as `header`, is shown as it is for a thumbnail that fits `box`. */
+export function showAsIs(bytes: Uint8Array, header: ImageHeader, box: { width: number; height: number }): boolean {
   const { format, width, height, orientation, pages, space } = header;
-  if (bytes.length > AS_IS_MAX_BYTES || !format || !FORMATS.has(format) || !width || !height || width > maxWidth) return false;
+  if (bytes.length > AS_IS_MAX_BYTES || !format || !FORMATS.has(format) || !width || !height || width > box.width || height > box.height) return false;
   if ((orientation !== undefined && orientation !== 1) || (pages !== undefined && pages > 1) || !space || !SPACES.has(space)) return false;
   if (format !== 'png') return endsWhole(bytes, format);
   // One walk of the chunks (each CRC computed once) answers both questions.

@@ -15,7 +15,7 @@ import { withFileLock } from '../../io/file-lock.ts';
 import { listFiles } from '../../io/list-files.ts';
 
 /** What the digest is made of, relative to the project root (folders are read whole). */
-const INPUTS = ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package-lock.json'];
+const INPUTS = ['src', 'packages/core/src', 'packages/sdk/src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package-lock.json'];
 
 /** Written last into a finished bundle. */
 const COMPLETE = 'complete';

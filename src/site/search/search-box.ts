@@ -1,43 +1,50 @@
 /**
  * The catalog's search box, in the browser: Pagefind's search API (`pagefind.js`, from the site's own `pagefind/`) over
- * the index shards it merges, with results and filters drawn from text nodes only. Names, descriptions, tags and types
- * are whatever a registry holds, so nothing read from the index is ever parsed as HTML: Pagefind's own UI writes filter
- * values and excerpts into the page as HTML.
+ * the index shards it merges, one result per object (search-objects.ts), sorted by relevance, newest or name, narrowed
+ * by the filters, and drawn from text nodes only (search-result-view.ts). Names, descriptions, tags and types are
+ * whatever a registry holds, so nothing read from the index is ever parsed as HTML: Pagefind's own UI writes filter
+ * values and excerpts into the page as HTML. While a search is shown, the listing the box names (`data-hides`) is hidden.
  */
-import { excerptParts } from './search-excerpt.ts';
+import { ObjectResults, type VersionHit } from './search-objects.ts';
+import { element, resultItem, type KindIcons } from './search-result-view.ts';
 
 /** The parts of Pagefind's browser API the box uses. */
 interface Pagefind {
   options(options: { baseUrl?: string }): Promise<void>;
   mergeIndex(bundlePath: string): Promise<void>;
   filters(): Promise<FilterCounts>;
-  debouncedSearch(term: string | null, options: { filters: Record<string, string[]> }, timeoutMs: number): Promise<SearchResponse | null>;
+  search(term: string | null, options: SearchOptions): Promise<SearchResponse>;
+  debouncedSearch(term: string | null, options: SearchOptions, timeoutMs: number): Promise<SearchResponse | null>;
+}
+
+interface SearchOptions {
+  filters: Record<string, string[]>;
+  sort?: Record<string, 'asc' | 'desc'>;
 }
 
 /** Values of each filter, with the number of pages that have them. */
 type FilterCounts = Record<string, Record<string, number>>;
 
 interface SearchResponse {
-  results: Array<{ data(): Promise<ResultData> }>;
+  results: Array<{ data(): Promise<VersionHit> }>;
   filters: FilterCounts;
 }
 
-/** What Pagefind returns for one page: its URL, text, the places of the matched words, and its title. */
-interface ResultData {
-  url: string;
-  content: string;
-  locations: number[];
-  meta: Record<string, string | undefined>;
-}
-
-/** Results shown at once, and after each "More results". */
+/** Objects shown at once, and after each "More results". */
 const PAGE_SIZE = 10;
 
 /** How long typing pauses before a search runs. */
 const DEBOUNCE_MS = 150;
 
-/** How the filters Pagefind knows by their record-page names are headed. */
-const FILTER_HEADINGS: Record<string, string> = { tag: 'Tags', type: 'Types' };
+/** The filters offered, in this order, and how they are headed (the record pages and SearchMeta.astro name them). */
+const FILTERS: ReadonlyArray<[string, string]> = [
+  ['type', 'Types'],
+  ['license', 'Licenses'],
+  ['tag', 'Tags'],
+];
+
+/** The orders offered besides relevance, as Pagefind sorts (keys of SearchMeta.astro's `data-pagefind-sort`). */
+const SORTS: Record<string, Record<string, 'asc' | 'desc'>> = { newest: { created: 'desc' }, name: { name: 'asc' } };
 
 /** One checkbox of a filter value, and where its count is written. */
 interface FilterBox {
@@ -66,13 +73,17 @@ async function loadIndex(root: HTMLElement, panel: HTMLElement): Promise<LoadedI
   return { pagefind, boxes: filterBoxes(panel, await pagefind.filters()) };
 }
 
-/** Shows the box in `root` and searches as its input changes; Pagefind loads when the box is first used. */
+/** Shows the box in `root` and searches as its input, order or filters change; Pagefind loads when the box is first used. */
 function startSearchBox(root: HTMLElement): void {
   const input = part<HTMLInputElement>(root, '.search-input');
+  const sort = part<HTMLSelectElement>(root, '.search-sort');
+  const body = part(root, '.search-body');
   const filtersPanel = part(root, '.search-filters');
   const message = part(root, '.search-message');
   const list = part(root, '.search-results');
   const more = part<HTMLButtonElement>(root, '.search-more');
+  const hides = root.dataset.hides ? document.getElementById(root.dataset.hides) : null;
+  const icons = kindIcons(root);
   let loading: Promise<LoadedIndex> | undefined;
   const load = (): Promise<LoadedIndex> =>
     (loading ??= loadIndex(root, filtersPanel).catch((error: unknown) => {
@@ -81,23 +92,39 @@ function startSearchBox(root: HTMLElement): void {
     }));
 
   let generation = 0;
-  let results: SearchResponse['results'] = [];
-  let shown = 0;
+  let objects: ObjectResults | undefined;
 
-  /** Lists the next page of results, unless a newer search has started meanwhile. */
+  /** Shows the results in place of the listing, or the listing again. */
+  const showResults = (shown: boolean): void => {
+    body.hidden = !shown;
+    if (hides) hides.hidden = shown;
+  };
+
+  /** Lists the next objects, unless a newer search has started meanwhile. */
   const showMore = async (search: number): Promise<void> => {
-    const next = results.slice(shown, shown + PAGE_SIZE);
+    if (!objects) return;
     more.disabled = true;
-    const data = await Promise.all(next.map((r) => r.data()));
+    const next = await objects.next(PAGE_SIZE);
     if (search !== generation) return;
-    list.append(...data.map(resultItem));
-    shown += next.length;
+    list.append(...next.map((r) => resultItem(r, icons)));
     more.disabled = false;
-    more.hidden = shown >= results.length;
+    more.hidden = !objects.hasMore;
   };
 
   const run = async (): Promise<void> => {
     const search = ++generation;
+    const term = input.value.trim();
+    rememberQuery(term, sort.value);
+    if (!term && !filtersPanel.querySelector('input:checked')) {
+      objects = undefined;
+      list.replaceChildren();
+      message.textContent = '';
+      more.hidden = true;
+      showResults(false);
+      return;
+    }
+    // At once, while the input that asked is still the reason for the change of layout.
+    showResults(true);
     let index: LoadedIndex;
     try {
       index = await load();
@@ -106,23 +133,19 @@ function startSearchBox(root: HTMLElement): void {
       return;
     }
     const { pagefind, boxes } = index;
-    const term = input.value.trim();
     const filters: Record<string, string[]> = {};
     for (const box of boxes) if (box.input.checked) (filters[box.filter] ??= []).push(box.value);
-    if (!term && Object.keys(filters).length === 0) {
-      if (search !== generation) return;
-      list.replaceChildren();
-      message.textContent = '';
-      filtersPanel.hidden = true;
-      more.hidden = true;
-      return;
-    }
-    const found = await pagefind.debouncedSearch(term || null, { filters }, DEBOUNCE_MS);
+    const order = SORTS[sort.value];
+    const options: SearchOptions = order ? { filters, sort: order } : { filters };
+    const found = await pagefind.debouncedSearch(term || null, options, DEBOUNCE_MS);
     if (!found || search !== generation) return;
-    results = found.results;
-    shown = 0;
+    const versionsOf = async (id: string): Promise<VersionHit[]> => {
+      const one = await pagefind.search(term || null, { filters: { ...filters, object: [id] } });
+      return Promise.all(one.results.map((r) => r.data()));
+    };
+    objects = new ObjectResults(found.results, found.filters.object, versionsOf);
     list.replaceChildren();
-    const n = results.length;
+    const n = objects.total;
     message.textContent = `${n === 0 ? 'No' : n} result${n === 1 ? '' : 's'}${term ? ` for “${term}”` : ''}`;
     for (const box of boxes) box.count.textContent = `(${found.filters[box.filter]?.[box.value] ?? 0})`;
     filtersPanel.hidden = boxes.length === 0;
@@ -132,27 +155,49 @@ function startSearchBox(root: HTMLElement): void {
   // Pagefind and the index load on first focus, not with the page: most visitors of a catalog page do not search.
   input.addEventListener('focus', () => void load().catch(() => undefined), { once: true });
   input.addEventListener('input', () => void run());
+  sort.addEventListener('change', () => void run());
   filtersPanel.addEventListener('change', () => void run());
   more.addEventListener('click', () => void showMore(generation));
-  root.hidden = false;
+  const asked = new URLSearchParams(location.search);
+  if (asked.get('q')) input.value = asked.get('q')!;
+  if (asked.get('sort') && SORTS[asked.get('sort')!]) sort.value = asked.get('sort')!;
   if (input.value.trim()) void run();
+}
+
+/** Keeps the query and order in the page's address, so that reloading or going back shows the same results. */
+function rememberQuery(term: string, order: string): void {
+  const url = new URL(location.href);
+  if (term) url.searchParams.set('q', term);
+  else url.searchParams.delete('q');
+  if (term && order) url.searchParams.set('sort', order);
+  else url.searchParams.delete('sort');
+  if (url.href !== location.href) history.replaceState(history.state, '', url);
 }
 
 /** The element of the box that `selector` names. */
 function part<T extends HTMLElement = HTMLElement>(root: HTMLElement, selector: string): T {
-  const element = root.querySelector<T>(selector);
-  if (!element) throw new Error(`the search box has no ${selector}`);
-  return element;
+  const found = root.querySelector<T>(selector);
+  if (!found) throw new Error(`the search box has no ${selector}`);
+  return found;
 }
 
-/** A group of checkboxes for each filter in `counts`, its values in alphabetical order, written into `panel`. */
+/** The drawn icon of each kind, from the box's template (`[data-kind]` elements holding an `<svg>`). */
+function kindIcons(root: HTMLElement): KindIcons {
+  const template = root.querySelector<HTMLTemplateElement>('template.search-icons');
+  return (kind) => {
+    const holder = [...(template?.content.querySelectorAll<HTMLElement>('[data-kind]') ?? [])].find((el) => el.dataset.kind === kind);
+    return holder?.firstElementChild?.cloneNode(true) as Element | null ?? null;
+  };
+}
+
+/** A group of checkboxes for each filter offered that the index has, its values in alphabetical order, written into `panel`. */
 function filterBoxes(panel: HTMLElement, counts: FilterCounts): FilterBox[] {
   const boxes: FilterBox[] = [];
-  const groups = Object.keys(counts).sort().map((filter, f) => {
+  const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+  const groups = FILTERS.filter(([filter]) => counts[filter]).map(([filter, heading], f) => {
     const details = element('details', 'search-filter');
-    const summary = element('summary', 'search-filter-name', FILTER_HEADINGS[filter] ?? filter);
+    const summary = element('summary', 'search-filter-name', heading);
     const values = element('div', 'search-filter-values');
-    const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
     Object.keys(counts[filter]!).sort(collator.compare).forEach((value, v) => {
       const input = element('input', 'search-filter-checkbox');
       input.type = 'checkbox';
@@ -171,39 +216,4 @@ function filterBoxes(panel: HTMLElement, counts: FilterCounts): FilterBox[] {
   });
   panel.replaceChildren(...groups);
   return boxes;
-}
-
-/** One result: its title linked to its page (when the URL is a page of this site), and its excerpt. */
-function resultItem(data: ResultData): HTMLLIElement {
-  const item = element('li', 'search-result');
-  const title = element('p', 'search-result-title');
-  const text = data.meta.title || data.url;
-  const href = pageHref(data.url);
-  if (href) {
-    const link = element('a', 'search-result-link', text);
-    link.href = href;
-    title.append(link);
-  } else title.textContent = text;
-  const excerpt = element('p', 'search-result-excerpt');
-  for (const p of excerptParts(data.content, data.locations)) excerpt.append(p.mark ? element('mark', '', p.text) : document.createTextNode(p.text));
-  item.append(title, excerpt);
-  return item;
-}
-
-/** `url` as a link to a page of this site (path, query and fragment), or undefined when it leads anywhere else. */
-function pageHref(url: string): string | undefined {
-  try {
-    const parsed = new URL(url, location.href);
-    return parsed.origin === location.origin ? `${parsed.pathname}${parsed.search}${parsed.hash}` : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A new element with a class and, when given, its text. */
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
-  const made = document.createElement(tag);
-  if (className) made.className = className;
-  if (text !== undefined) made.textContent = text;
-  return made;
 }

@@ -1,7 +1,7 @@
 /** Which pages a build renders again: the digests of their inputs, from a real registry loaded as the build loads it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentDigests, documentsKey, pageDigests } from '../../../src/site/build/page-digests.ts';
-import { NOT_FOUND_PAGE, pageFile, pagePaths } from '../../../src/site/data/page-paths.ts';
+import { inSitemap, NOT_FOUND_PAGE, pageFile, pagePaths } from '../../../src/site/data/page-paths.ts';
 import type { SiteData } from '../../../src/site/data/site-model.ts';
 import { writeVersion, writeWorld } from '../../support/fixture-registry.ts';
 import { picture, twoObjects, type TwoObjects } from './two-objects.ts';
@@ -20,7 +20,14 @@ describe('pageDigests', () => {
   it('gives every page a digest that a rebuild of the same registry repeats, one shared by the listing pages', async () => {
     const data = await load();
     const a = pageDigests(data, 'code-1');
-    const own = ['objects/alpha-object/', 'objects/alpha-object/versions/1.0.0/', 'objects/beta-object/', 'objects/beta-object/versions/1.0.0/'];
+    const own = [
+      'objects/alpha-object/',
+      'objects/alpha-object/versions/1.0.0/',
+      'objects/alpha-object/versions/1.0.0/embed/',
+      'objects/beta-object/',
+      'objects/beta-object/versions/1.0.0/',
+      'objects/beta-object/versions/1.0.0/embed/',
+    ];
     const listings = ['', 'tags/', 'tags/stone/', 'tags/wood/', NOT_FOUND_PAGE];
     expect(pagePaths(data).sort()).toEqual([...own, ...listings].sort());
     expect([...a.keys()].sort()).toEqual([documentsKey('alpha-object', '1.0.0'), documentsKey('beta-object', '1.0.0'), ...own, ...listings].sort());
@@ -132,10 +139,41 @@ describe('pageDigests', () => {
   });
 });
 
+describe('embed and compare pages', () => {
+  it("change an object's compare page when it gets a version, and an embed page with its version's documents only", async () => {
+    await writeVersion(root, { id: 'theta-object', version: '1.0.0', tags: ['wood'], files: await picture(10) });
+    const before = pageDigests(await load(), 'code-1');
+    expect(before.has('objects/theta-object/compare/')).toBe(false);
+    expect(before.get('objects/theta-object/versions/1.0.0/embed/')).toBeDefined();
+    await writeVersion(root, { id: 'theta-object', version: '1.1.0', tags: ['wood'], files: await picture(11) });
+    const data = await load();
+    const after = pageDigests(data, 'code-1');
+    const compare = after.get('objects/theta-object/compare/');
+    expect(compare).toBeDefined();
+    expect(after.get('objects/theta-object/versions/1.1.0/embed/')).toBeDefined();
+    expect(after.get('objects/beta-object/versions/1.0.0/embed/')).toBe(before.get('objects/beta-object/versions/1.0.0/embed/'));
+    // A thumbnail changes the record page, not the embed page (which shows the viewer, not the thumbnail).
+    const entry = data.objects.find((o) => o.id === 'theta-object')!.versions[0]!;
+    entry.thumbnail = { ...entry.thumbnail!, width: entry.thumbnail!.width + 1 };
+    const thumbnailed = pageDigests(data, 'code-1');
+    const { version } = entry.manifest;
+    expect(thumbnailed.get(`objects/theta-object/versions/${version}/`)).not.toBe(after.get(`objects/theta-object/versions/${version}/`));
+    expect(thumbnailed.get(`objects/theta-object/versions/${version}/embed/`)).toBe(after.get(`objects/theta-object/versions/${version}/embed/`));
+    expect(thumbnailed.get('objects/theta-object/compare/')).toBe(compare);
+    await writeVersion(root, { id: 'theta-object', version: '1.2.0', tags: ['wood'], files: await picture(12) });
+    expect(pageDigests(await load(), 'code-1').get('objects/theta-object/compare/')).not.toBe(compare);
+  });
+});
+
 describe('pagePaths', () => {
   it('lists the catalog, tags, objects, versions, worlds and the not-found page, each written where a host finds it', async () => {
     const paths = pagePaths(await load());
-    expect(paths).toEqual(expect.arrayContaining(['', 'tags/', 'tags/wood/', 'tags/stone/', 'objects/alpha-object/', 'objects/alpha-object/versions/1.1.0/', 'worlds/garden/', NOT_FOUND_PAGE]));
+    expect(paths).toEqual(
+      expect.arrayContaining(['', 'tags/', 'tags/wood/', 'tags/stone/', 'objects/alpha-object/', 'objects/alpha-object/versions/1.1.0/', 'objects/alpha-object/versions/1.1.0/embed/', 'objects/alpha-object/compare/', 'worlds/garden/', NOT_FOUND_PAGE]),
+    );
+    // A compare page needs two versions: beta-object has one.
+    expect(paths).not.toContain('objects/beta-object/compare/');
+    expect(paths.filter((p) => !inSitemap(p)).sort()).toEqual(paths.filter((p) => p === NOT_FOUND_PAGE || p.endsWith('/embed/') || p.endsWith('/compare/')).sort());
     expect(new Set(paths).size).toBe(paths.length);
     expect(pageFile('')).toBe('index.html');
     expect(pageFile('objects/alpha-object/')).toBe('objects/alpha-object/index.html');

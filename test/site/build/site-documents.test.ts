@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentPath, apiPaths } from '@aso-registry/core/format/paths';
+import { agentPath, apiPaths, oembedPath } from '@aso-registry/core/format/paths';
 import type { SiteData } from '../../../src/site/data/site-model.ts';
 import { versionDocuments, versionPositions } from '../../../src/site/build/site-documents.ts';
 import { loadSampleSite } from '../../support/sample-site.ts';
@@ -24,11 +24,32 @@ describe('versionPositions', () => {
     for (const p of positions) expect(data.objects[p.objectIndex]!.versions[p.versionIndex]!.manifest).toMatchObject({ id: p.id, version: p.version });
   });
 
-  it("leads to each version's agent.json and API document", () => {
+  it("leads to each version's agent.json, API document and oEmbed document", () => {
     for (const { id, version, objectIndex, versionIndex } of versionPositions(data)) {
       const docs = versionDocuments(data, objectIndex, versionIndex);
-      expect(docs.map((d) => d.path)).toEqual([agentPath(id, version), apiPaths.version(id, version)]);
+      expect(docs.map((d) => d.path)).toEqual([agentPath(id, version), apiPaths.version(id, version), oembedPath(id, version)]);
       expect(JSON.parse(docs[1]!.body)).toMatchObject({ id, version });
     }
+  });
+
+  it("names a version's thumbnail in its oEmbed document, absolute and with its size, and no thumbnail when it has none", () => {
+    const positions = [...versionPositions(data)];
+    const oembed = (p: (typeof positions)[number]) => JSON.parse(versionDocuments(data, p.objectIndex, p.versionIndex)[2]!.body) as Record<string, unknown>;
+    const entryOf = (p: (typeof positions)[number]) => data.objects[p.objectIndex]!.versions[p.versionIndex]!;
+    const withThumbnail = positions.filter((p) => entryOf(p).thumbnail);
+    const without = positions.filter((p) => !entryOf(p).thumbnail);
+    expect(withThumbnail.length).toBeGreaterThan(0);
+    expect(without.length).toBeGreaterThan(0);
+    for (const p of withThumbnail) {
+      const thumbnail = entryOf(p).thumbnail!;
+      expect(oembed(p)).toMatchObject({
+        type: 'rich',
+        title: `${entryOf(p).manifest.name} ${p.version}`,
+        thumbnail_url: `${data.registryUrl}/${thumbnail.path}`,
+        thumbnail_width: thumbnail.width,
+        thumbnail_height: thumbnail.height,
+      });
+    }
+    for (const p of without) expect(Object.keys(oembed(p)).filter((k) => k.startsWith('thumbnail'))).toEqual([]);
   });
 });

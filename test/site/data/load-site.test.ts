@@ -1,5 +1,5 @@
 /** The site's data from a real registry: checked first, with the thumbnails set on it once they are made. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +18,9 @@ beforeAll(async () => {
   cache = await mkdtemp(join(tmpdir(), 'aso-load-site-cache-'));
   const whole = await pngBytes(400, 300);
   await writeVersion(root, { id: 'whole-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: whole }] });
-  // A header that reads and pixels that do not: the check passes it, sharp cannot make a thumbnail of it.
-  const cut = whole.slice(0, Math.floor(whole.length / 2));
-  await writeVersion(root, { id: 'cut-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: cut }] });
+  // Whole when checked; its file is cut short before its thumbnail is made (below).
+  const other = await pngBytes(400, 300, { r: 40, g: 80, b: 200 });
+  await writeVersion(root, { id: 'cut-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: other }] });
   // Small enough to be its own thumbnail (thumbnail-as-is.ts).
   await writeVersion(root, { id: 'small-object', version: '1.0.0', files: [{ id: 'picture', type: 'image', format: 'png', mediaType: 'image/png', bytes: await pngBytes(64, 48) }] });
 });
@@ -36,7 +36,15 @@ describe('checkSite', () => {
     const { data } = site;
     expect(data.objects.map((o) => o.id)).toEqual(['cut-object', 'small-object', 'whole-object']);
     expect(data.objects.map((o) => o.versions[0]!.thumbnail)).toEqual([null, null, null]);
-    await addThumbnails(site, join(cache, 'a'), (m) => warnings.push(m));
+    // A file cut short after the check decoded it (changed under the build): sharp cannot make its thumbnail.
+    const picture = join(root, 'objects', 'cut-object', 'versions', '1.0.0', 'representations', 'picture.png');
+    const checked = await readFile(picture);
+    await writeFile(picture, checked.subarray(0, checked.length >> 1));
+    try {
+      await addThumbnails(site, join(cache, 'a'), (m) => warnings.push(m));
+    } finally {
+      await writeFile(picture, checked);
+    }
     const [cut, small, whole] = data.objects.map((o) => o.versions[0]!);
     expect(cut!.thumbnail).toBeNull();
     expect(whole!.thumbnail).toMatchObject({ width: 320, height: 240 });

@@ -5,7 +5,8 @@ import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { AS_IS_MAX_BYTES, endsWhole, isAnimatedPng, showAsIs } from '../../../src/site/data/thumbnail-as-is.ts';
 
-const WIDTH = 320;
+/** A card's picture box. */
+const BOX = { width: 320, height: 240 };
 
 /** A 96 x 72 image with some detail, encoded by sharp's encoders. */
 function photo(width = 96, height = 72): Sharp {
@@ -15,7 +16,7 @@ function photo(width = 96, height = 72): Sharp {
 }
 
 async function shownAsIs(bytes: Uint8Array): Promise<boolean> {
-  return showAsIs(bytes, await sharp(bytes).metadata(), WIDTH);
+  return showAsIs(bytes, await sharp(bytes).metadata(), BOX);
 }
 
 /** A PNG chunk: its length, type, data and CRC. */
@@ -41,9 +42,11 @@ describe('showAsIs', () => {
     }
   });
 
-  it('makes a WebP of an image wider than a thumbnail, or heavier than one, or in AVIF', async () => {
-    expect(await shownAsIs(await photo(WIDTH + 1, 40).jpeg().toBuffer())).toBe(false);
-    expect(await shownAsIs(await photo(WIDTH, 40).jpeg().toBuffer())).toBe(true);
+  it('makes a WebP of an image wider or taller than a card\'s picture box, or heavier than a thumbnail, or in AVIF', async () => {
+    expect(await shownAsIs(await photo(BOX.width + 1, 40).jpeg().toBuffer())).toBe(false);
+    expect(await shownAsIs(await photo(BOX.width, 40).jpeg().toBuffer())).toBe(true);
+    expect(await shownAsIs(await photo(40, BOX.height + 1).jpeg().toBuffer())).toBe(false);
+    expect(await shownAsIs(await photo(40, BOX.height).jpeg().toBuffer())).toBe(true);
     // Noise does not compress: a 200 x 150 PNG of it is far over the budget.
     let seed = 1;
     const noise = Buffer.from(Array.from({ length: 200 * 150 * 3 }, () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24));
@@ -76,7 +79,7 @@ describe('showAsIs', () => {
       const cut = bytes.subarray(0, bytes.length - 20);
       const header = await sharp(cut).metadata();
       expect(header.width).toBe(96);
-      expect(showAsIs(cut, header, WIDTH)).toBe(false);
+      expect(showAsIs(cut, header, BOX)).toBe(false);
       expect(endsWhole(bytes, header.format!)).toBe(true);
       expect(endsWhole(cut, header.format!)).toBe(false);
     }
@@ -100,7 +103,7 @@ describe('showAsIs', () => {
     for (const name of (await readdir(dir)).sort()) {
       const bytes = await readFile(join(dir, name));
       const header = await sharp(bytes).metadata().catch(() => null);
-      if (!header || !showAsIs(bytes, header, WIDTH)) continue;
+      if (!header || !showAsIs(bytes, header, BOX)) continue;
       shown.push(name);
       // What is shown as it is must decode: the broken files (x*.png) never get here.
       await expect(sharp(bytes).raw().toBuffer(), name).resolves.toBeInstanceOf(Buffer);

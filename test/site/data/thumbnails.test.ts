@@ -5,7 +5,10 @@ import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkImage, imageProblem } from '../../../src/registry/check-image.ts';
-import { makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailKey, thumbnailOrNull } from '../../../src/site/data/thumbnails.ts';
+import { denseThumbnailKey, makeThumbnail, openThumbnailIndex, saveThumbnailIndex, thumbnailKey, thumbnailOrNull } from '../../../src/site/data/thumbnails.ts';
+
+/** The format of the cache's index this code writes. */
+const FORMAT = 'thumbnail/5 boxed webp, dense webp or as-is';
 import { pngBytes, sri } from '../../support/fixture-registry.ts';
 
 describe('makeThumbnail', () => {
@@ -21,13 +24,36 @@ describe('makeThumbnail', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('makes one WebP 320 pixels wide, with its size, and no other image file', async () => {
+  it('makes a WebP that fits a card\'s picture box and one twice that size for dense screens, and no other image file', async () => {
     const cache = join(dir, 'cache-a');
     const thumb = await makeThumbnail({ path: source, hash }, cache);
-    expect(thumb).toMatchObject({ width: 320, height: 160 });
+    expect(thumb).toMatchObject({ width: 320, height: 160, dense: { width: 640, height: 320 } });
     expect(thumb.file!.endsWith('.webp')).toBe(true);
     expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
-    expect(await readdir(join(cache, 'thumbnails'))).toEqual([`${thumbnailKey(hash)}.webp`]);
+    expect(await sharp(thumb.dense!.file).metadata()).toMatchObject({ format: 'webp', width: 640, height: 320 });
+    expect((await readdir(join(cache, 'thumbnails'))).sort()).toEqual([`${thumbnailKey(hash)}.webp`, `${denseThumbnailKey(hash)}.webp`].sort());
+  });
+
+  it('fits a tall image by its height, and never makes one larger than its source', async () => {
+    const sizes: Array<[number, number, object]> = [
+      // Tall: the box's height binds; the source has pixels for a dense twin.
+      [300, 600, { width: 120, height: 240, dense: { width: 240, height: 480 } }],
+      // Barely larger than the box: a dense twin would add little, so none is made.
+      [400, 300, { width: 320, height: 240, dense: null }],
+      // Smaller than the box (and too heavy to be shown as it is): made at its own size.
+      [200, 150, { width: 200, height: 150, dense: null }],
+    ];
+    for (const [width, height, expected] of sizes) {
+      // Noise, so that even the small one is too heavy to be shown as it is.
+      let seed = width;
+      const raw = Buffer.from(Array.from({ length: width * height * 3 }, () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24));
+      const bytes = new Uint8Array(await sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer());
+      const file = join(dir, `noise-${width}x${height}.png`);
+      await writeFile(file, bytes);
+      const thumb = await makeThumbnail({ path: file, hash: sri(bytes) }, join(dir, 'cache-sizes'));
+      expect(thumb, `${width} x ${height}`).toMatchObject(expected);
+      expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: thumb.width, height: thumb.height });
+    }
   });
 
   it('leaves no file under its name when the image cannot be made, nor any partial file', async () => {
@@ -70,14 +96,19 @@ describe('makeThumbnail', () => {
     const made = await makeThumbnail({ path: source, hash }, cache, index);
     await saveThumbnailIndex(cache, index);
     const key = thumbnailKey(hash);
-    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/4 webp or as-is', records: { [key]: [320, 160] } });
+    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: FORMAT, records: { [key]: [320, 160, 640, 320] } });
     // Another process (a copy of the cache, so that this one's memo of made thumbnails does not answer): the index
     // answers, with a size the image does not have, to show that the image is not read.
     const next = join(dir, 'cache-index-next');
     await cp(cache, next, { recursive: true, preserveTimestamps: true });
-    await writeFile(join(next, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/4 webp or as-is', records: { [key]: [32, 16] } }));
+    await writeFile(join(next, 'thumbnails', 'index.json'), JSON.stringify({ format: FORMAT, records: { [key]: [32, 16, 64, 32] } }));
     const again = await makeThumbnail({ path: source, hash }, next, await openThumbnailIndex(next));
-    expect(again).toEqual({ width: 32, height: 16, file: join(next, 'thumbnails', basename(made.file!)) });
+    expect(again).toEqual({
+      width: 32,
+      height: 16,
+      file: join(next, 'thumbnails', basename(made.file!)),
+      dense: { width: 64, height: 32, file: join(next, 'thumbnails', basename(made.dense!.file)) },
+    });
     expect(Math.abs((await stat(again.file!)).mtimeMs - (await stat(made.file!)).mtimeMs)).toBeLessThan(1);
   });
 
@@ -90,8 +121,14 @@ describe('makeThumbnail', () => {
     await cp(cache, next, { recursive: true, preserveTimestamps: true });
     const nextIndex = await openThumbnailIndex(next);
     const again = await makeThumbnail({ path: source, hash }, next, nextIndex);
-    expect(again).toEqual({ width: 320, height: 160, file: join(next, 'thumbnails', basename(made.file!)) });
+    expect(again).toEqual({
+      width: 320,
+      height: 160,
+      file: join(next, 'thumbnails', basename(made.file!)),
+      dense: { width: 640, height: 320, file: join(next, 'thumbnails', basename(made.dense!.file)) },
+    });
     expect(Math.abs((await stat(again.file!)).mtimeMs - (await stat(made.file!)).mtimeMs)).toBeLessThan(1);
+    expect(Math.abs((await stat(again.dense!.file)).mtimeMs - (await stat(made.dense!.file)).mtimeMs)).toBeLessThan(1);
     expect(nextIndex.added).toBe(1);
   });
 
@@ -117,8 +154,9 @@ describe('makeThumbnail', () => {
     const writing = `${key}.webp.${process.pid}-1.partial`;
     for (const name of [`${key}.webp.${gone}-4.partial`, `${key}.json`, `${key}.jpg`, writing]) await writeFile(join(thumbs, name), 'left over');
     const index = await openThumbnailIndex(cache);
-    expect([...index.files].sort()).toEqual([basename(made.file!), writing].sort());
-    expect((await readdir(thumbs)).sort()).toEqual([basename(made.file!), writing].sort());
+    const kept = [basename(made.file!), basename(made.dense!.file), writing].sort();
+    expect([...index.files].sort()).toEqual(kept);
+    expect((await readdir(thumbs)).sort()).toEqual(kept);
   });
 
   it('makes its folder again when the cache was removed since (a dev server that outlives its cache)', async () => {
@@ -144,9 +182,9 @@ describe('makeThumbnail', () => {
     await mkdir(thumbs, { recursive: true });
     await writeFile(join(thumbs, `${key}.webp`), await pngBytes(7, 5));
     const thumb = await makeThumbnail({ path: source, hash }, join(dir, 'cache-old'), await openThumbnailIndex(join(dir, 'cache-old')));
-    expect(thumb).toEqual({ width: 320, height: 160, file: join(thumbs, `${key}.webp`) });
+    expect(thumb).toEqual({ width: 320, height: 160, file: join(thumbs, `${key}.webp`), dense: { width: 640, height: 320, file: join(thumbs, `${denseThumbnailKey(hash)}.webp`) } });
     expect(await sharp(thumb.file!).metadata()).toMatchObject({ format: 'webp', width: 320, height: 160 });
-    expect(await readdir(thumbs)).toEqual([`${key}.webp`]);
+    expect((await readdir(thumbs)).sort()).toEqual([`${key}.webp`, `${denseThumbnailKey(hash)}.webp`].sort());
   });
 
   it('keeps the transparency of the source (WebP has alpha; nothing is flattened onto a background)', async () => {
@@ -187,17 +225,17 @@ describe('makeThumbnail of a small image', () => {
   it('shows it as it is: its size, no file, nothing written but the index, which says so', async () => {
     const cache = join(dir, 'cache-a');
     const index = await openThumbnailIndex(cache);
-    expect(await makeThumbnail({ path: source, hash }, cache, index)).toEqual({ width: 96, height: 72, file: null });
+    expect(await makeThumbnail({ path: source, hash }, cache, index)).toEqual({ width: 96, height: 72, file: null, dense: null });
     await saveThumbnailIndex(cache, index);
     expect(await readdir(join(cache, 'thumbnails'))).toEqual(['index.json']);
-    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: 'thumbnail/4 webp or as-is', records: { [thumbnailKey(hash)]: [96, 72, 'as-is'] } });
+    expect(JSON.parse(await readFile(join(cache, 'thumbnails', 'index.json'), 'utf8'))).toEqual({ format: FORMAT, records: { [thumbnailKey(hash)]: [96, 72, 'as-is'] } });
   });
 
   it('takes the answer from the index without reading the image', async () => {
     const cache = join(dir, 'cache-listed');
     await mkdir(join(cache, 'thumbnails'), { recursive: true });
-    await writeFile(join(cache, 'thumbnails', 'index.json'), JSON.stringify({ format: 'thumbnail/4 webp or as-is', records: { [thumbnailKey(hash)]: [9, 7, 'as-is'] } }));
-    expect(await makeThumbnail({ path: join(dir, 'no-such-file.jpg'), hash }, cache, await openThumbnailIndex(cache))).toEqual({ width: 9, height: 7, file: null });
+    await writeFile(join(cache, 'thumbnails', 'index.json'), JSON.stringify({ format: FORMAT, records: { [thumbnailKey(hash)]: [9, 7, 'as-is'] } }));
+    expect(await makeThumbnail({ path: join(dir, 'no-such-file.jpg'), hash }, cache, await openThumbnailIndex(cache))).toEqual({ width: 9, height: 7, file: null, dense: null });
   });
 
   it('shows it as it is when the cache holds a WebP of it from a build before that rule: the site does not depend on the cache', async () => {
@@ -206,13 +244,13 @@ describe('makeThumbnail of a small image', () => {
     await mkdir(thumbs, { recursive: true });
     await writeFile(join(thumbs, `${thumbnailKey(hash)}.webp`), await sharp(source).webp().toBuffer());
     await writeFile(join(thumbs, 'index.json'), JSON.stringify({ format: 'thumbnail/3 webp', records: { [thumbnailKey(hash)]: [96, 72] } }));
-    expect(await makeThumbnail({ path: source, hash }, cache, await openThumbnailIndex(cache))).toEqual({ width: 96, height: 72, file: null });
+    expect(await makeThumbnail({ path: source, hash }, cache, await openThumbnailIndex(cache))).toEqual({ width: 96, height: 72, file: null, dense: null });
   });
 
   it('decides from the header the check read, when it is given, without asking sharp again', async () => {
     const { header } = await checkImage(source, 'image/jpeg');
     expect(header).toEqual({ format: 'jpeg', width: 96, height: 72, space: 'srgb' });
-    expect(await makeThumbnail({ path: source, hash, header: header! }, join(dir, 'cache-header'))).toEqual({ width: 96, height: 72, file: null });
+    expect(await makeThumbnail({ path: source, hash, header: header! }, join(dir, 'cache-header'))).toEqual({ width: 96, height: 72, file: null, dense: null });
     // The header given is what the rule reads: one that says CMYK (sharp reads sRGB from these bytes) makes a WebP.
     const cmyk = await makeThumbnail({ path: source, hash, header: { ...header, space: 'cmyk' } }, join(dir, 'cache-header-cmyk'));
     expect(cmyk).toMatchObject({ width: 96, height: 72 });
@@ -248,7 +286,7 @@ describe('thumbnailOrNull', () => {
     const cut = whole.slice(0, Math.floor(whole.length / 2));
     const file = join(dir, 'cut.png');
     await writeFile(file, cut);
-    expect(await imageProblem(file, 'image/png')).toBeNull();
+    expect(await imageProblem(file, 'image/png')).toMatch(/^does not decode as image\/png: /);
     const warnings: string[] = [];
     expect(await thumbnailOrNull({ path: file, hash: sri(cut) }, join(dir, 'cache'), (m) => warnings.push(m))).toBeNull();
     expect(warnings).toHaveLength(1);

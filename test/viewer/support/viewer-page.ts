@@ -6,6 +6,8 @@ export interface ViewerOutcome {
   state: string;
   label: string;
   text: string;
+  /** The folded detail: what was checked, with the full hash. */
+  detail: string;
   reason: string | undefined;
   representation: string | undefined;
   report: string | undefined;
@@ -29,6 +31,12 @@ export async function recordViewerStates(page: Page): Promise<void> {
   });
 }
 
+/**
+ * How long a test waits for a mesh to be drawn: the 1 MB model-viewer chunk and WebGL in software are slow on a busy
+ * 2-core machine (over half a minute has been seen), however quick they are on an idle one.
+ */
+export const MESH_WAIT_MS = 180_000;
+
 /** Waits until the viewer is loaded, failed or unsupported, and reads what it shows. */
 export async function viewerOutcome(page: Page, timeout = 45_000): Promise<ViewerOutcome> {
   await page.waitForFunction(
@@ -43,6 +51,7 @@ export async function viewerOutcome(page: Page, timeout = 45_000): Promise<Viewe
       state: root.dataset.viewerState ?? '',
       label: root.querySelector('.viewer-label')?.textContent ?? '',
       text: root.querySelector('.viewer-text')?.textContent ?? '',
+      detail: root.querySelector('.viewer-detail')?.textContent ?? '',
       reason: root.dataset.viewerReason,
       representation: root.dataset.viewerRepresentation,
       report: report && !report.hidden ? (report.textContent ?? '') : undefined,

@@ -3,6 +3,8 @@
  * it holds, the extensions it uses and requires; and the validator's warnings and infos. Shared by the registry check,
  * the site, the API and the viewer. Pure.
  */
+import { gltfDimensions, type GltfDimensions } from './gltf-bounds.ts';
+
 /** One message of a gltf-validator report. */
 export interface GltfMessage {
   code: string;
@@ -26,6 +28,8 @@ export interface GltfInventory {
   extensionsUsed: string[];
   /** `extensionsRequired` of the asset: a runtime must support each of them to draw it. */
   extensionsRequired: string[];
+  /** Width, height and depth of the default scene in metres (see gltf-bounds.ts); absent when no mesh gives bounds. */
+  dimensions?: GltfDimensions;
 }
 
 /** The severities `npm run check` reports without failing (unless `--strict`, for warnings). */
@@ -61,10 +65,11 @@ export interface GltfReportInfo {
   totalTriangleCount?: number;
 }
 
-/** The counts the validator's report does not give, read from the asset's JSON. */
+/** The counts the validator's report does not give, and the size, read from the asset's JSON. */
 export interface GltfJsonCounts {
   textures: number;
   skins: number;
+  dimensions?: GltfDimensions;
 }
 
 const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : 0);
@@ -82,14 +87,16 @@ export function gltfInventory(info: GltfReportInfo | undefined, json: GltfJsonCo
     skins: json.skins,
     extensionsUsed: names(info?.extensionsUsed),
     extensionsRequired: names(info?.extensionsRequired),
+    ...(json.dimensions ? { dimensions: json.dimensions } : {}),
   };
 }
 
-/** The counts of `textures` and `skins` in a glTF JSON object (zero for what is absent). */
+/** The counts of `textures` and `skins` in a glTF JSON object (zero for what is absent), and its size. */
 export function gltfJsonCounts(json: unknown): GltfJsonCounts {
   const doc = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
   const length = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
-  return { textures: length(doc.textures), skins: length(doc.skins) };
+  const dimensions = gltfDimensions(json);
+  return { textures: length(doc.textures), skins: length(doc.skins), ...(dimensions ? { dimensions } : {}) };
 }
 
 const GLB_MAGIC = 0x46546c67; // 'glTF'

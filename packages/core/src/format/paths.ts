@@ -30,9 +30,24 @@ export function versionPagePath(id: string, version: string): string {
   return `${versionDir(id, version)}/`;
 }
 
+/** The site path of a version's embed page: its viewer alone, for iframes on other sites. */
+export function embedPagePath(id: string, version: string): string {
+  return `${versionDir(id, version)}/embed/`;
+}
+
+/** The site path of a version's oEmbed document. */
+export function oembedPath(id: string, version: string): string {
+  return `${versionDir(id, version)}/oembed.json`;
+}
+
 /** The site path of an object's page. */
 export function objectPagePath(id: string): string {
   return `objects/${id}/`;
+}
+
+/** The site path of the page that compares two versions of an object (which two: its query, `?a=<v>&b=<v>`). */
+export function comparePagePath(id: string): string {
+  return `objects/${id}/compare/`;
 }
 
 /** The base of the JSON API read by the SDK. */

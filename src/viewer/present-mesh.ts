@@ -1,21 +1,15 @@
-/** Hands verified bytes to the browser: a mesh to `<model-viewer>`, an image to `<img>`, always through a blob URL of those bytes. */
+/** Hands verified mesh bytes to the browser: a `<model-viewer>` of a blob URL of those bytes, with its controls. */
 import type { DecoderLocations } from '@aso-registry/core/documents/decoders';
-import { animationControls, type AnimatedViewer } from './animation-controls.ts';
 import { configureDecoders } from './decoder-setup.ts';
-
-/** Something shown in the stage, and how to take it down again. */
-export interface Presented {
-  element: HTMLElement;
-  dispose(): void;
-}
+import { blobUrl, type Presented } from './presented.ts';
 
 /** Options of `presentMesh`. */
 export interface MeshOptions {
   mediaType: string;
   /** The accessible label: the manifest name. */
   alt: string;
-  /** An image shown until the model is drawn. */
-  poster?: string | undefined;
+  /** Where the view's controls go (auto-rotate, lighting, inspection, AR, animation). */
+  controls?: HTMLElement | undefined;
   /** Where this site serves the Draco, meshopt and Basis/KTX2 decoders. */
   decoders: DecoderLocations;
   /** The asset's `extensionsUsed`: model-viewer loads the meshopt decoder as soon as it knows where, so only for assets that need it. */
@@ -23,17 +17,11 @@ export interface MeshOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Options of `presentImage`. */
-export interface ImageOptions {
-  mediaType: string;
-  alt: string;
-  signal?: AbortSignal | undefined;
-}
+/** The starting camera: model-viewer's default angles at 125% of its ideal distance (its default is 105%); also the zoom-out limit, which would otherwise stop at 105%. */
+const CAMERA_ORBIT = 'auto auto 125%';
 
-/** A blob URL of exactly these bytes. */
-function blobUrl(bytes: Uint8Array, mediaType: string): string {
-  return URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mediaType }));
-}
+/** The AR modes that show the verified scene itself. */
+export const AR_MODES = 'webxr quick-look';
 
 /** True when the reader asked the system for less motion. */
 function prefersReducedMotion(): boolean {
@@ -43,12 +31,13 @@ function prefersReducedMotion(): boolean {
 /**
  * Loads `<model-viewer>` (and three with it) on first use, with its decoders on this site, puts one in `stage` with the
  * bytes, camera controls and auto-rotate (none when the reader prefers reduced motion), and resolves once it has loaded
- * the model; rejects on its `error` event. A model with animations plays the first one (paused under reduced motion)
- * and gets the animation controls below the view.
+ * the model; rejects on its `error` event. AR is offered only in modes that show the scene loaded from these bytes
+ * (WebXR, and Quick Look from a USDZ made of that scene): never Scene Viewer, which would download the URL again. The
+ * view's controls (mesh-controls.ts, loaded with model-viewer) go into `options.controls`.
  */
 export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options: MeshOptions): Promise<Presented> {
   configureDecoders(options.decoders, document.baseURI, { meshopt: options.extensionsUsed?.includes('EXT_meshopt_compression') ?? false });
-  await import('@google/model-viewer');
+  const [{ meshControls }] = await Promise.all([import('./mesh-controls.ts'), import('@google/model-viewer')]);
   options.signal?.throwIfAborted();
   const reducedMotion = prefersReducedMotion();
   const url = blobUrl(bytes, options.mediaType);
@@ -58,9 +47,13 @@ export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options
   // The prompt that invites dragging wiggles the model: not for readers who asked for less motion.
   else viewer.setAttribute('interaction-prompt', 'none');
   viewer.setAttribute('loading', 'eager');
+  // A little farther than model-viewer's framing, so the status and the controls over the stage's edges leave the model clear.
+  viewer.setAttribute('camera-orbit', CAMERA_ORBIT);
+  viewer.setAttribute('max-camera-orbit', CAMERA_ORBIT);
   viewer.setAttribute('alt', options.alt);
-  if (options.poster) viewer.setAttribute('poster', options.poster);
-  let controls: HTMLElement | null = null;
+  viewer.setAttribute('ar', '');
+  viewer.setAttribute('ar-modes', AR_MODES);
+  let controls: { remove(): void } | null = null;
   const presented = { element: viewer, dispose: () => (viewer.remove(), controls?.remove(), URL.revokeObjectURL(url)) };
   try {
     await new Promise<void>((resolve, reject) => {
@@ -75,28 +68,7 @@ export async function presentMesh(stage: HTMLElement, bytes: Uint8Array, options
     presented.dispose();
     throw error;
   }
-  controls = animationControls(viewer as AnimatedViewer, { reducedMotion });
-  if (controls) stage.append(controls);
-  return presented;
-}
-
-/** Decodes the image from its bytes and puts it in `stage`; rejects when the browser cannot decode it. */
-export async function presentImage(stage: HTMLElement, bytes: Uint8Array, options: ImageOptions): Promise<Presented> {
-  const url = blobUrl(bytes, options.mediaType);
-  const img = document.createElement('img');
-  img.alt = options.alt;
-  img.src = url;
-  const presented = { element: img, dispose: () => (img.remove(), URL.revokeObjectURL(url)) };
-  try {
-    await img.decode().catch(() => {
-      throw new Error(`the browser cannot decode these bytes as ${options.mediaType}`);
-    });
-    options.signal?.throwIfAborted();
-  } catch (error) {
-    presented.dispose();
-    throw error;
-  }
-  stage.replaceChildren(img);
+  controls = meshControls(viewer as Parameters<typeof meshControls>[0], options.controls ?? stage, { reducedMotion });
   return presented;
 }
 
