@@ -12,6 +12,7 @@ const gltfInventorySchema = z.object({
   skins: z.number().int(),
   extensionsUsed: z.array(z.string()),
   extensionsRequired: z.array(z.string()),
+  dimensions: z.tuple([z.number(), z.number(), z.number()]).optional().describe('the scene\'s size in metres along x, y and z, from its bounds'),
 });
 
 export const representationSchema = z.object({

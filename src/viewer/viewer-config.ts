@@ -11,7 +11,7 @@ export interface ViewerConfig {
   name: string;
   /** The version's representations (not the preview), in manifest order. */
   representations: ViewerRepresentation[];
-  /** The preview: its inventory row can be inspected too, and once verified it is the 3D view's poster. */
+  /** The preview: its inventory row can be inspected too, and once verified it is the stage's poster. */
   preview?: ViewerRepresentation;
   /** The configured registry origin; URLs on it are fetched from the page's own origin. */
   registryUrl: string;

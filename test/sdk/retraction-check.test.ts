@@ -179,9 +179,10 @@ describe('the record page in Chromium', () => {
     try {
       const page = await browser.newPage();
       await page.goto(`${server.origin}/objects/epsilon-five/versions/${version}/`);
+      // The row sits in the verification badge's folded details: its text, not what is drawn.
       const row = page.locator('[data-retraction-state]');
       await page.waitForFunction(() => !['idle', 'checking'].includes(document.querySelector('[data-retraction-state]')?.getAttribute('data-retraction-state') ?? 'idle'), null, { timeout: 30_000 });
-      return { state: (await row.getAttribute('data-retraction-state'))!, text: (await row.innerText()).trim() };
+      return { state: (await row.getAttribute('data-retraction-state'))!, text: ((await row.textContent()) ?? '').trim() };
     } finally {
       await browser.close();
     }
