@@ -17,6 +17,9 @@ import { imageStructureProblem } from '@aso-registry/core/format/image-structure
  */
 sharp.concurrency(1);
 
+/** No libvips operation cache: each image is decoded once, so keeping its operations for reuse only costs. */
+sharp.cache(false);
+
 /** The longest decoder message kept in a problem: libvips may repeat one line per row. */
 const MESSAGE_MAX = 240;
 
