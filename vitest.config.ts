@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // As in tsconfig.json: the workspace's tests use the SDK from its source.
-  resolve: { alias: { '@aso-registry/sdk': fileURLToPath(new URL('packages/sdk/src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@aso-registry/sdk/verify-site': fileURLToPath(new URL('packages/sdk/src/verify-site.ts', import.meta.url)),
+      '@aso-registry/sdk': fileURLToPath(new URL('packages/sdk/src/index.ts', import.meta.url)),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],

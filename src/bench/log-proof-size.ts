@@ -8,7 +8,7 @@ import { checkpointNote } from '@aso-registry/core/log/checkpoint';
 import { formatRetractionsLine, retractionsCommitment } from '@aso-registry/core/log/retractions-commitment';
 import { ledgerLine, type LedgerEntry } from '@aso-registry/core/log/ledger';
 import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
-import { generateKey } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 import { consistencyRanges, inclusionRanges } from '@aso-registry/core/log/merkle-tree';
 import { hashTiles, tilesForRanges } from '@aso-registry/core/log/tlog-tiles';
 import { versionLog } from '@aso-registry/core/log/version-log';

@@ -1,7 +1,8 @@
 /** A private signing key from the environment: the key itself in one variable, or the path of a file holding it in another. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseSignerKey, type SignerKey } from '@aso-registry/core/log/signed-note';
+import { type SignerKey } from '@aso-registry/core/log/signed-note';
+import { parseSignerKey } from '@aso-registry/core/log/note-signer';
 
 /** The two variables a key may come from. */
 export interface KeyVariables {

@@ -6,7 +6,8 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { generateKey, type SignerKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
+import { type SignerKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 import { endorseKey } from '@aso-registry/core/log/key-endorsement';
 import { parsePublisherKeys } from '@aso-registry/core/log/publication-signature';
 import { writeFileAtomic } from '../io/atomic-file.ts';

@@ -45,7 +45,7 @@ export async function signVersion(registryRoot: string, id: string, version: str
   }
   const { keyId, signature } = signPublication({ id, version, recordHash: checked.recordHash }, signer);
   const { publishers } = await loadRegistryKeys(registryRoot);
-  const problems = signatureProblems({ ...record, keyId, signature }, id, version, { publishers });
+  const problems = await signatureProblems({ ...record, keyId, signature }, id, version, { publishers });
   if (problems.length) throw new PublishError(`${key}: ${problems[0]!.message}`);
   if (record.keyId === keyId && record.signature === signature) return { file, changed: false, keyId };
   const { publicationId, publishedAt, publisher, recordHash } = record;

@@ -1,10 +1,11 @@
 /** The rules of `publication.json` (DESIGN §4). */
 import type { SchemaProblem } from '@aso-registry/core/format/json-shape';
 import { shapeCheck } from '@aso-registry/core/format/json-shape';
-import { validatePublication } from '@aso-registry/core/format/shapes/publication';
+import { schemaValidator } from '@aso-registry/core/format/schema-validator';
+import { PUBLICATION_SCHEMA } from '@aso-registry/core/format/shape-schemas';
 
 const shape = shapeCheck(
-  validatePublication,
+  schemaValidator(PUBLICATION_SCHEMA),
   {
     ' type': 'must be a JSON object',
     '/publicationId pattern': 'must be a UUID (8-4-4-4-12 hexadecimal digits)',

@@ -14,7 +14,7 @@ export interface SignatureRules {
 }
 
 /** Every signature problem of a well-formed publication record of `id@version`. */
-export function signatureProblems(pub: PublicationRecord, id: string, version: string, rules: SignatureRules): SchemaProblem[] {
+export async function signatureProblems(pub: PublicationRecord, id: string, version: string, rules: SignatureRules): Promise<SchemaProblem[]> {
   const key = `${id}@${version}`;
   if (pub.signature === undefined || pub.keyId === undefined) {
     if (!rules.mustSign?.(id, version)) return [];
@@ -30,6 +30,6 @@ export function signatureProblems(pub: PublicationRecord, id: string, version: s
     const file = `${PUBLISHERS_DIR}/${pub.publisher}${PUBLISHER_KEY_EXT}`;
     return [{ pointer: '/publisher', message: `"${pub.publisher}" signed ${key}, but the registry has no ${file}: commit the publisher's public key there` }];
   }
-  const problem = publicationSignatureProblem({ id, version, recordHash: pub.recordHash }, { publisher: pub.publisher, keyId: pub.keyId, signature: pub.signature }, keys);
+  const problem = await publicationSignatureProblem({ id, version, recordHash: pub.recordHash }, { publisher: pub.publisher, keyId: pub.keyId, signature: pub.signature }, keys);
   return problem ? [{ pointer: problem.startsWith('no key') ? '/keyId' : '/signature', message: problem }] : [];
 }

@@ -351,7 +351,7 @@ export async function checkVersion(
     if ('error' in pub) at(publicationFile, pub.error, pub.pointer);
     else if (manifestHash !== null) {
       const found = publicationProblems(pub.value, manifestHash);
-      if (found.length === 0 && ctx.signatures) found.push(...signatureProblems(pub.value as PublicationRecord, folder.id, folder.version, ctx.signatures));
+      if (found.length === 0 && ctx.signatures) found.push(...(await signatureProblems(pub.value as PublicationRecord, folder.id, folder.version, ctx.signatures)));
       for (const p of found) at(publicationFile, p.message, p.pointer);
       if (found.length === 0) publication = pub.value as PublicationRecord;
     }

@@ -2,10 +2,11 @@
 import type { SchemaProblem } from '@aso-registry/core/format/json-shape';
 import { shapeCheck } from '@aso-registry/core/format/json-shape';
 import { OBJECT_ID_PATTERN } from '@aso-registry/core/format/object-id';
-import { validateWorld } from '@aso-registry/core/format/shapes/world';
+import { schemaValidator } from '@aso-registry/core/format/schema-validator';
+import { WORLD_SCHEMA } from '@aso-registry/core/format/shape-schemas';
 
 const shape = shapeCheck(
-  validateWorld,
+  schemaValidator(WORLD_SCHEMA),
   {
     ' type': 'must be a JSON object',
     '/id pattern': `must match ${OBJECT_ID_PATTERN}`,

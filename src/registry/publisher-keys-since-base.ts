@@ -76,8 +76,8 @@ export async function publisherKeyProblems(registryRoot: string, ref: string, ba
     const baseKeys = oldKeys.map((k) => k.key);
     const known = baseKeys.map((k) => `${k.name}+${k.keyId}`).join(', ') || 'none';
     const baseTexts = new Set(baseKeys.map((k) => k.text));
-    newKeys.forEach(({ line, key }, i) => {
-      if (baseTexts.has(key.text)) return;
+    for (const [i, { line, key }] of newKeys.entries()) {
+      if (baseTexts.has(key.text)) continue;
       const id = `${key.name}+${key.keyId}`;
       const end = newKeys[i + 1]?.line ?? after.length + 1;
       let endorsed = false;
@@ -95,16 +95,16 @@ export async function publisherKeyProblems(registryRoot: string, ref: string, ba
         }
         const by = baseKeys.find((k) => k.name === e.name && k.keyId === e.keyId);
         if (!by) refuse(`the endorsement of ${id} is by ${e.name}+${e.keyId}, which is not a key "${name}" had at ${ref} (${known})`, n);
-        else if (!verifyEndorsement(key, e, by)) refuse(`the endorsement of ${id} by ${e.name}+${e.keyId} does not verify`, n);
+        else if (!(await verifyEndorsement(key, e, by))) refuse(`the endorsement of ${id} by ${e.name}+${e.keyId} does not verify`, n);
         else endorsed = true;
       }
-      if (endorsed || reported) return;
+      if (endorsed || reported) continue;
       at(
         `key ${id} was added since ${ref} without an endorsement: a new key of "${name}" must be endorsed by a key "${name}" had at ${ref} (${known}); ` +
           `run npm run log -- keygen --publisher ${name} with ASO_PUBLISHER_KEY_FILE set to that key, which writes "# endorsed by <name>+<key id> <signature>" after the new key`,
         line,
       );
-    });
+    }
   }
   return problems;
 }

@@ -39,7 +39,7 @@ const failed = (text: string): RowView => ({ state: 'failed', text: `Failed: ${t
 /** Checks the version of `config` against the log served from `origin`. */
 export async function checkLog(config: LogViewConfig, origin: string, fetchFn: typeof fetch = fetch): Promise<LogCheckView> {
   const read = await readCheckpoint(config, origin, fetchFn);
-  const signature = checkSignature(config);
+  const signature = await checkSignature(config);
   if ('state' in read) return { log: read, signature, retraction: read };
   const [log, retraction] = await Promise.all([checkInclusion(config, read, fetchFn), checkRetraction(config, read, fetchFn)]);
   return { log, signature, retraction };
@@ -58,7 +58,7 @@ async function readCheckpoint(config: LogViewConfig, origin: string, fetchFn: ty
   }
   let opened: OpenedCheckpoint;
   try {
-    opened = openCheckpoint(note, config.logKey ? [parseVerifierKey(config.logKey)] : []);
+    opened = await openCheckpoint(note, config.logKey ? [parseVerifierKey(config.logKey)] : []);
   } catch (error) {
     return failed((error as Error).message);
   }
@@ -137,13 +137,13 @@ async function checkRetraction(config: LogViewConfig, { url, opened }: ReadCheck
   return { state: 'retracted', text: `Retracted at ${entry.retractedAt}: ${entry.reason}` };
 }
 
-function checkSignature(config: LogViewConfig): RowView {
+async function checkSignature(config: LogViewConfig): Promise<RowView> {
   const entry = logEntry(config.log);
   if (typeof entry === 'string') return { state: 'failed', text: `Failed: ${entry}` };
   if (entry.signature === undefined || entry.keyId === undefined || entry.publisher === undefined) return { state: 'unsigned', text: 'Not signed by its publisher' };
   try {
     const keys = parsePublisherKeys(config.publisherKeys.join('\n'), entry.publisher);
-    const problem = publicationSignatureProblem(config.expected, { publisher: entry.publisher, keyId: entry.keyId, signature: entry.signature }, keys);
+    const problem = await publicationSignatureProblem(config.expected, { publisher: entry.publisher, keyId: entry.keyId, signature: entry.signature }, keys);
     if (problem) return { state: 'failed', text: `Failed: ${problem}` };
   } catch (error) {
     return { state: 'failed', text: `Failed: the keys of ${entry.publisher}: ${(error as Error).message}` };

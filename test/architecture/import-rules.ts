@@ -10,7 +10,7 @@ export interface FolderRule {
   packages: readonly string[] | '*';
 }
 
-const CORE_PACKAGES = ['ajv', 'ajv-formats', 'semver', '@noble/hashes', '@noble/ed25519', 'spdx-license-ids'];
+const CORE_PACKAGES = ['ajv', 'ajv-formats', '@noble/hashes', '@noble/ed25519', 'spdx-license-ids'];
 
 /** The map of ARCHITECTURE.md. */
 export const RULES: Readonly<Record<string, FolderRule>> = {
@@ -33,7 +33,7 @@ export const RULES: Readonly<Record<string, FolderRule>> = {
   'site/layouts': { folders: ['core', 'viewer', 'site/components'], packages: '*' },
   pages: { folders: ['core', 'registry', 'site'], packages: '*' },
   jobs: { folders: ['core', 'io'], packages: '*' },
-  sdk: { folders: ['core'], packages: ['semver'] },
+  sdk: { folders: ['core'], packages: [] },
   viewer: { folders: ['core'], packages: ['@google/model-viewer', 'gltf-validator', 'hash-wasm', 'three'] },
   bench: { folders: ['core', 'io', 'registry', 'publish', 'site', 'jobs', 'sdk', 'viewer'], packages: '*' },
   mcp: { folders: ['core', 'io', 'sdk'], packages: '*' },

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLog } from '../../scripts/log.ts';
 import { endorseKey } from '@aso-registry/core/log/key-endorsement';
-import { generateKey, parseSignerKey, parseVerifierKey, type SignerKey } from '@aso-registry/core/log/signed-note';
+import { parseVerifierKey, type SignerKey } from '@aso-registry/core/log/signed-note';
+import { generateKey, parseSignerKey } from '@aso-registry/core/log/note-signer';
 import { REGISTRY_URL } from '../registry/fixture.ts';
 import { gitRegistry, type GitRegistry } from './git-registry.ts';
 

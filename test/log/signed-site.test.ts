@@ -13,7 +13,8 @@ import { runLedger } from '../../scripts/ledger.ts';
 import { runLog } from '../../scripts/log.ts';
 import { checkpointNote, openCheckpoint } from '@aso-registry/core/log/checkpoint';
 import { MerkleTree } from '@aso-registry/core/log/merkle-tree';
-import { generateKey, parseNote } from '@aso-registry/core/log/signed-note';
+import { parseNote } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 import { hashTiles, tileData, tilePath, type FetchTile } from '@aso-registry/core/log/tlog-tiles';
 import { versionLogProblems, type VersionLog } from '@aso-registry/core/log/version-log';
 import { createClient, LogError } from '@aso-registry/sdk';
@@ -67,7 +68,7 @@ function serveLog(forged: { tree: MerkleTree; note: string }): void {
 describe('the built site', () => {
   it('serves a checkpoint signed by the log key, which Node\'s own Ed25519 verifies too', async () => {
     const note = await readFile(join(site.dist, 'checkpoint'), 'utf8');
-    const opened = openCheckpoint(note, [site.logPub]);
+    const opened = await openCheckpoint(note, [site.logPub]);
     expect(opened.signature.state).toBe('verified');
     expect(opened.checkpoint.size).toBe(5);
     const { text, signatures } = parseNote(note);
@@ -78,7 +79,7 @@ describe('the built site', () => {
   });
 
   it('gives every version a log object in agent.json and the API document, for the tree right after its line, that the tiles prove in the checkpoint\'s', async () => {
-    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    const { checkpoint } = await openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
     for (const [i, { id, version }] of versions().entries()) {
       const doc = await readJson<{ log: VersionLog; publication: { recordHash: string; publicationId: string } }>(apiPath(id, version));
       const agent = await readJson<{ log: VersionLog }>(`objects/${id}/versions/${version}/agent.json`);
@@ -94,7 +95,7 @@ describe('the built site', () => {
 
   it('serves tiles and entry bundles that rebuild the checkpoint\'s root', async () => {
     const tree = MerkleTree.fromEntries(site.lines.map((l) => encoder.encode(l)));
-    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    const { checkpoint } = await openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
     expect(Buffer.from(tree.root()).equals(Buffer.from(checkpoint.rootHash))).toBe(true);
     expect(new Uint8Array(await readFile(join(site.dist, 'tile', '0', '000.p', '5')))).toEqual(tileData(tree, { level: 0, index: 0, width: 5 }));
     const bundle = await readFile(join(site.dist, 'tile', 'entries', '000.p', '5'));
@@ -168,7 +169,7 @@ describe('the SDK', () => {
 
   it('refuses a checkpoint signed by another key', async () => {
     const other = generateKey(site.logPub.name);
-    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    const { checkpoint } = await openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
     server.setOverride((path) => (path === '/checkpoint' ? { body: checkpointNote(checkpoint, other), type: 'text/plain' } : undefined));
     const error = await rejection(client().getObject('alpha-one', '1.0.0'));
     expect(error).toBeInstanceOf(LogError);
@@ -355,7 +356,7 @@ describe('the record page in Chromium', () => {
 
   it('fails the log row for a checkpoint signed by another key, or a proof that does not lead to the root', async () => {
     const other = generateKey(site.logPub.name);
-    const { checkpoint } = openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
+    const { checkpoint } = await openCheckpoint(await readFile(join(site.dist, 'checkpoint'), 'utf8'), [site.logPub]);
     server.setOverride((path) => (path === '/checkpoint' ? { body: checkpointNote(checkpoint, other), type: 'text/plain' } : undefined));
     const byOther = await rows('alpha-one', '1.0.0');
     expect(byOther.log).toBe('failed');
@@ -421,7 +422,7 @@ describe('a rebuild after a new publication', () => {
   });
 
   it('leaves the log object of every earlier version byte-identical in agent.json, the API document and the record page', async () => {
-    const { checkpoint } = openCheckpoint(await readFile(join(next, 'checkpoint'), 'utf8'), [site.logPub]);
+    const { checkpoint } = await openCheckpoint(await readFile(join(next, 'checkpoint'), 'utf8'), [site.logPub]);
     expect(checkpoint.size).toBe(6);
     for (const { id, version } of versions()) {
       const [agent, api, page] = files(id, version);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { runCheck } from '../../scripts/check.ts';
 import { runLedger } from '../../scripts/ledger.ts';
 import { runLog } from '../../scripts/log.ts';
-import { parseSignerKey, parseVerifierKey, type SignerKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
+import { parseVerifierKey, type SignerKey, type VerifierKey } from '@aso-registry/core/log/signed-note';
+import { parseSignerKey } from '@aso-registry/core/log/note-signer';
 import { buildSite } from '../support/build-site.ts';
 import { pngBytes, tempRegistry, writeVersion } from '../support/fixture-registry.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
 import { runLog } from '../../scripts/log.ts';
 import { publicationSignatureProblem } from '@aso-registry/core/log/publication-signature';
-import { generateKey, parseSignerKey } from '@aso-registry/core/log/signed-note';
+import { generateKey, parseSignerKey } from '@aso-registry/core/log/note-signer';
 import type { PublicationRecord } from '@aso-registry/core/format/types';
 import { createRepo, photoPng, publish, REGISTRY_URL, snapshot, startService, type TestRepo } from './helpers.ts';
 
@@ -37,7 +37,7 @@ describe('submit with ASO_PUBLISHER_KEY_FILE', () => {
     const pub = JSON.parse(await readFile(repo.path('registry', 'objects', 'signed-card', 'versions', '1.0.0', 'publication.json'), 'utf8')) as PublicationRecord;
     const key = parseSignerKey(await readFile(aliceKey, 'utf8'));
     expect(pub).toMatchObject({ publisher: 'alice', keyId: key.keyId, recordHash: result.recordHash });
-    expect(publicationSignatureProblem({ id: 'signed-card', version: '1.0.0', recordHash: pub.recordHash }, { publisher: 'alice', keyId: pub.keyId!, signature: pub.signature! }, [key])).toBeNull();
+    expect(await publicationSignatureProblem({ id: 'signed-card', version: '1.0.0', recordHash: pub.recordHash }, { publisher: 'alice', keyId: pub.keyId!, signature: pub.signature! }, [key])).toBeNull();
     const line = (await readFile(repo.path('registry', 'ledger.jsonl'), 'utf8')).trimEnd().split('\n').at(-1)!;
     expect(JSON.parse(line)).toMatchObject({ id: 'signed-card', publisher: 'alice', keyId: key.keyId, signature: pub.signature });
     const checked = await runCheck(['--require-signatures'], { REGISTRY_URL }, repo.dir);

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 it('proves every sample version in the log, reporting the checkpoint as unsigned', async () => {
   const note = await readFile(join(siteDir(), 'checkpoint'), 'utf8');
-  const { checkpoint, signature } = openCheckpoint(note, []);
+  const { checkpoint, signature } = await openCheckpoint(note, []);
   expect(signature.state).toBe('unsigned');
   const client = createClient({ origin: server.origin });
   let n = 0;

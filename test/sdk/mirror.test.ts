@@ -133,6 +133,9 @@ describe('a checkpoint signed by the pinned key for another origin', () => {
     const older = await rejection(client().verifyConsistency(otherNote()));
     expect(older).toBeInstanceOf(LogError);
     expect((older as Error).message).toBe(`log check failed: ${refusal()}`);
-    expect(() => createClient({ origin: server.origin, logKey: site.key.text, checkpoint: otherNote() })).toThrow(`createClient: checkpoint: ${refusal()}`);
+    // The signature is checked before the first call: every call of that client is refused.
+    const started = createClient({ origin: server.origin, logKey: site.key.text, checkpoint: otherNote() });
+    for (const call of [started.listObjects(), started.getObject('oak-chair', '1.0.0')]) await expect(call).rejects.toThrow(new TypeError(`createClient: checkpoint: ${refusal()}`));
+    expect(started.checkpoint()).toBeNull();
   });
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   server = await serveStatic(site.dist);
   note = await readFile(join(site.dist, 'checkpoint'), 'utf8');
-  checkpoint = openCheckpoint(note, [site.logPub]).checkpoint;
+  checkpoint = (await openCheckpoint(note, [site.logPub])).checkpoint;
 });
 
 afterAll(async () => {
@@ -71,7 +71,7 @@ describe('the built site', () => {
   it('signs a checkpoint whose retractions line commits to the exact bytes of /retractions.jsonl', async () => {
     const served = new Uint8Array(await readFile(join(site.dist, 'retractions.jsonl')));
     expect(Buffer.from(served).equals(await readFile(join(site.root, 'retractions.jsonl')))).toBe(true);
-    expect(openCheckpoint(note, [site.logPub]).signature.state).toBe('verified');
+    expect((await openCheckpoint(note, [site.logPub])).signature.state).toBe('verified');
     expect(findRetractionsCommitment(checkpoint.extensions)).toEqual({ count: 1, hash: retractionsCommitment(served).hash });
     expect(note.split('\n')[3]).toBe(formatRetractionsLine(retractionsCommitment(served)));
   });

@@ -8,7 +8,7 @@ import { checkpointNote, type Checkpoint } from '@aso-registry/core/log/checkpoi
 import { ledgerLine } from '@aso-registry/core/log/ledger';
 import { retractionLine } from '@aso-registry/core/log/retractions';
 import { formatRetractionsLine, retractionsCommitment } from '@aso-registry/core/log/retractions-commitment';
-import { generateKey } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 import { entryLeafHash, versionLog } from '@aso-registry/core/log/version-log';
 import { checkLog } from '../../src/viewer/log-check.ts';
 import type { LogViewConfig } from '../../src/viewer/log-config.ts';

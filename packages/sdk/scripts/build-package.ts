@@ -1,8 +1,9 @@
 /**
- * `npm run build` in packages/sdk (and `prepack`, before `npm pack` or `npm publish`): writes dist/index.js, one ES
- * module with everything the SDK runs bundled in (the workspace's core, @noble/*, semver, Ajv's run-time helpers), so
- * that the package has no dependencies; dist/index.d.ts, its public types in one file that imports nothing; and
- * dist/third-party-licenses.txt, the licences of the packages bundled in.
+ * `npm run build` in packages/sdk (and `prepack`, before `npm pack` or `npm publish`): writes an ES module per entry,
+ * dist/index.js and dist/verify-site.js, with everything the SDK runs bundled in (the workspace's core, @noble/*) and
+ * the code both use in one shared chunk, so that the package has no dependencies; dist/<entry>.d.ts, each entry's
+ * public types in one file that imports nothing; and dist/third-party-licenses.txt, the licences of the packages
+ * bundled in.
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -18,11 +19,14 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 async function buildPackage(): Promise<string[]> {
   const outDir = join(PACKAGE_DIR, 'dist');
   await rm(outDir, { recursive: true, force: true });
-  const entry = join(PACKAGE_DIR, 'src', 'index.ts');
+  const entries = { index: join(PACKAGE_DIR, 'src', 'index.ts'), 'verify-site': join(PACKAGE_DIR, 'src', 'verify-site.ts') };
   const js = await build({
-    entryPoints: [entry],
-    outfile: join(outDir, 'index.js'),
+    entryPoints: entries,
+    outdir: outDir,
     bundle: true,
+    // One copy of the shared code, so that an error class is the same class whichever entry threw it.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     format: 'esm',
     // Neither Node nor a browser: the code reaches each platform's features at run time (see sha256-node.ts).
     platform: 'neutral',
@@ -33,16 +37,18 @@ async function buildPackage(): Promise<string[]> {
   });
   // Whatever esbuild left unbundled (a `node:` module, a package) would be a dependency of the package.
   const left = Object.values(js.metafile.outputs).flatMap((o) => o.imports).filter((i) => i.external);
-  if (left.length) throw new Error(`dist/index.js: imports ${left.map((i) => `"${i.path}"`).join(', ')}; the SDK must bundle everything it runs and import nothing from Node`);
+  if (left.length) throw new Error(`dist/: imports ${left.map((i) => `"${i.path}"`).join(', ')}; the SDK must bundle everything it runs and import nothing from Node`);
 
   // The plugin resolves imports itself, with these options over tsconfig.json's: core is found through its `exports`.
   const compilerOptions = { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
-  const types = await rollup({ input: entry, plugins: [dts({ includeExternal: ['@aso-registry/core'], compilerOptions })] });
-  await types.write({ file: join(outDir, 'index.d.ts'), format: 'es' });
-  await types.close();
-  const declarations = await readFile(join(outDir, 'index.d.ts'), 'utf8');
-  const imported = /^\s*(?:import|export)\b[^;]*\bfrom\s*["']([^"']+)["']/m.exec(declarations);
-  if (imported) throw new Error(`dist/index.d.ts: imports "${imported[1]}"; the declarations must stand alone`);
+  for (const [name, entry] of Object.entries(entries)) {
+    const types = await rollup({ input: entry, plugins: [dts({ includeExternal: ['@aso-registry/core'], compilerOptions })] });
+    await types.write({ file: join(outDir, `${name}.d.ts`), format: 'es' });
+    await types.close();
+    const declarations = await readFile(join(outDir, `${name}.d.ts`), 'utf8');
+    const imported = /^\s*(?:import|export)\b[^;]*\bfrom\s*["']([^"']+)["']/m.exec(declarations);
+    if (imported) throw new Error(`dist/${name}.d.ts: imports "${imported[1]}"; the declarations must stand alone`);
+  }
 
   await writeFile(join(outDir, 'third-party-licenses.txt'), await licences(Object.keys(js.metafile.inputs)));
   return (await readdir(outDir, { recursive: true })).map((f) => f.split(sep).join('/')).sort();

@@ -1,21 +1,21 @@
 /** `createClient({ origin })`: reads the registry's JSON API at `<origin>/api/v1` and verifies what it returns. */
-import validRange from 'semver/ranges/valid.js';
 import type { ApiIndex, ApiObject, ApiObjectSummary, ApiVersion, ApiVersionSummary } from '@aso-registry/core/documents/api-types';
 import { apiPaths, encodePath, toOrigin } from '@aso-registry/core/format/paths';
 import schema from '@aso-registry/core/format/schema/aso-object-v0.1.schema.json' with { type: 'json' };
 import type { Manifest } from '@aso-registry/core/format/types';
 import { resolveVersion } from '@aso-registry/core/format/latest';
 import { isExactVersion } from '@aso-registry/core/format/version';
+import { isValidRange } from '@aso-registry/core/format/version-range';
 import { assertIntegrityTarget, checkResponse, type IntegrityCheck, type IntegrityTarget } from './check-integrity.ts';
 import { IntegrityError, InvalidResponseError, NetworkError, NotFoundError } from './errors.ts';
-import { jsonEqual } from './json-equal.ts';
+import { jsonEqual } from '@aso-registry/core/format/json-equal';
 import { verifiedRepresentations } from './verified-representations.ts';
 import { readCatalog, readIndex, readObject, readVersion } from './read-documents.ts';
 import { get, getJson, type FetchLike } from './request.ts';
 import { createSha256 } from './create-sha256.ts';
 import { verifyLedgerEntry, type LedgerMode } from './verify-ledger.ts';
 import { LEDGER_CHECKPOINT_PATH } from '@aso-registry/core/log/ledger';
-import type { Checkpoint } from '@aso-registry/core/log/checkpoint';
+import { parseCheckpointNote, type Checkpoint } from '@aso-registry/core/log/checkpoint';
 import type { VerifierKey } from '@aso-registry/core/log/signed-note';
 import { LogError } from './errors.ts';
 import { createRetractionCheck } from './retraction-check.ts';
@@ -143,16 +143,32 @@ export function createClient(options: ClientOptions): AsoClient {
   const logContext = (signal?: AbortSignal): LogContext => ({ fetch: fetchFn, origin, resolveUrl: (u) => resolveUrl(u, { signal }), logKeys, publisherKeys, signal });
   /** The newest checkpoint verified so far: later ones must extend it. */
   let known: { checkpoint: Checkpoint; info: CheckpointInfo } | null = null;
+  const refused = (error: unknown): TypeError => new TypeError(`createClient: checkpoint: ${(error as Error).message.replace(/^log check failed: /, '')}`);
   if (options.checkpoint !== undefined) {
     try {
-      known = readCheckpoint(options.checkpoint, 'options.checkpoint', logKeys);
+      parseCheckpointNote(options.checkpoint);
     } catch (error) {
-      throw new TypeError(`createClient: checkpoint: ${(error as Error).message.replace(/^log check failed: /, '')}`);
+      throw refused(error);
     }
   }
-  const retractions = createRetractionCheck(known?.checkpoint ?? null);
+  // The checkpoint option's signature is checked once, before the first call: every call waits for it.
+  const started: Promise<void> =
+    options.checkpoint === undefined
+      ? Promise.resolve()
+      : readCheckpoint(options.checkpoint, 'options.checkpoint', logKeys).then(
+          (read) => {
+            known = read;
+          },
+          (error: unknown) => {
+            throw refused(error);
+          },
+        );
+  started.catch(() => undefined);
+  const retractions = started.then(() => createRetractionCheck(known?.checkpoint ?? null));
+  retractions.catch(() => undefined);
 
   async function getIndex(opts: RequestOptions = {}): Promise<ApiIndex> {
+    await started;
     const url = apiUrl(apiPaths.index());
     return readIndex(await getJson(fetchFn, url, opts.signal), url);
   }
@@ -193,13 +209,15 @@ export function createClient(options: ClientOptions): AsoClient {
   }
 
   async function listVersions(id: string, opts: RequestOptions = {}): Promise<ApiVersionSummary[]> {
+    await started;
     const { versions } = await fetchObject(id, opts.signal);
     // With a pinned log key, which versions are retracted is what the signed checkpoint commits to.
-    if (logKeys.length) await retractions.list(id, versions, logContext(opts.signal));
+    if (logKeys.length) await (await retractions).list(id, versions, logContext(opts.signal));
     return versions;
   }
 
   async function listObjects(opts: RequestOptions = {}): Promise<ApiObjectSummary[]> {
+    await started;
     // The catalog comes in pages: follow `next` (read from this origin) until the last, checking that each is the one expected.
     const objects: ApiObjectSummary[] = [];
     let url = apiUrl(apiPaths.objects());
@@ -272,13 +290,15 @@ export function createClient(options: ClientOptions): AsoClient {
   }
 
   async function verifyInclusion(id: string, version = 'latest', opts: RequestOptions = {}): Promise<LogVerification> {
+    await started;
     return verifyLogOf(await fetchVersion(id, version, opts.signal), opts.signal);
   }
 
   async function verifyConsistency(older: string, newer?: string, opts: RequestOptions = {}): Promise<ConsistencyCheck> {
+    await started;
     const ctx = logContext(opts.signal);
-    const old = readCheckpoint(older, 'the older checkpoint', logKeys);
-    const current = newer === undefined ? await fetchCheckpoint(ctx) : readCheckpoint(newer, 'the newer checkpoint', logKeys);
+    const old = await readCheckpoint(older, 'the older checkpoint', logKeys);
+    const current = newer === undefined ? await fetchCheckpoint(ctx) : await readCheckpoint(newer, 'the newer checkpoint', logKeys);
     const problem = await consistencyFromTiles(ctx, old.checkpoint, current.checkpoint);
     if (problem) {
       throw new LogError(`${origin}/checkpoint`, `the checkpoint of ${current.checkpoint.size} entries does not extend the one of ${old.checkpoint.size}: ${problem}`);
@@ -287,6 +307,7 @@ export function createClient(options: ClientOptions): AsoClient {
   }
 
   async function getObject(id: string, version = 'latest', opts: GetObjectOptions = {}): Promise<ObjectVersion> {
+    await started;
     const { signal } = opts;
     let listed: ApiVersionSummary[] | null = null;
     const doc = await fetchVersion(id, version, signal, (versions) => (listed = versions));
@@ -311,7 +332,7 @@ export function createClient(options: ClientOptions): AsoClient {
             signal,
           });
     // With a pinned log key, retractions come from the file the signed checkpoint commits to; the document and the list `latest` was resolved from must agree.
-    const checked = logKeys.length && logMode !== 'skip' ? await retractions.version(doc, listed, logVerified, logContext(signal)) : null;
+    const checked = logKeys.length && logMode !== 'skip' ? await (await retractions).version(doc, listed, logVerified, logContext(signal)) : null;
     return { ...doc, ...(checked && { retracted: checked.retracted }), manifest: manifest as Manifest, representations, ledgerVerified, logVerified, retractionVerified: checked !== null };
   }
 
@@ -339,6 +360,7 @@ export function createClient(options: ClientOptions): AsoClient {
   }
 
   async function checkIntegrity(representation: IntegrityTarget, opts: RequestOptions = {}): Promise<IntegrityCheck> {
+    await started;
     assertIntegrityTarget(representation);
     const url = await resolveUrl(representation.url, opts);
     const response = await get(fetchFn, url, opts.signal);
@@ -398,6 +420,6 @@ function assertId(id: unknown, field: string): asserts id is string {
 }
 
 function assertVersionSpec(version: unknown): asserts version is string {
-  const ok = typeof version === 'string' && version.trim() !== '' && (version === 'latest' || isExactVersion(version) || validRange(version) !== null);
+  const ok = typeof version === 'string' && version.trim() !== '' && (version === 'latest' || isExactVersion(version) || isValidRange(version));
   if (!ok) throw new TypeError(`version must be an exact version, "latest" or a SemVer range, got ${JSON.stringify(version)}`);
 }

@@ -23,5 +23,3 @@ export type {
   ApiVersionSummary,
 } from '@aso-registry/core/documents/api-types';
 export type { IntegrityResult, Manifest, PublicationRecord, Representation } from '@aso-registry/core/format/types';
-export { verifySite } from './verify-site.ts';
-export type { SiteProgress, SiteVerification, VerifySiteOptions } from './verify-site.ts';

@@ -76,10 +76,10 @@ async function bytes(ctx: LogContext, url: string): Promise<Uint8Array> {
  * Reads a checkpoint note: a signature by a pinned key must verify, when keys are pinned one of them must have signed,
  * and the checkpoint's origin must be the name of a pinned key that signed it.
  */
-export function readCheckpoint(note: string, url: string, keys: readonly VerifierKey[]): { checkpoint: Checkpoint; info: CheckpointInfo } {
+export async function readCheckpoint(note: string, url: string, keys: readonly VerifierKey[]): Promise<{ checkpoint: Checkpoint; info: CheckpointInfo }> {
   let opened: OpenedCheckpoint;
   try {
-    opened = openCheckpoint(note, keys);
+    opened = await openCheckpoint(note, keys);
   } catch (error) {
     throw new LogError(url, `the checkpoint cannot be trusted: ${(error as Error).message}`);
   }
@@ -164,7 +164,7 @@ export async function verifyDocumentInLog(
   let publisher: LogVerification['publisher'] = null;
   if (entry.signature !== undefined && entry.keyId !== undefined && entry.publisher !== undefined) {
     const keys = await publisherKeys(ctx, entry.publisher);
-    const problem = publicationSignatureProblem(expected, { publisher: entry.publisher, keyId: entry.keyId, signature: entry.signature }, keys);
+    const problem = await publicationSignatureProblem(expected, { publisher: entry.publisher, keyId: entry.keyId, signature: entry.signature }, keys);
     if (problem) throw new LogError(url, `the publisher signature of ${key} fails: ${problem}`);
     publisher = { name: entry.publisher, keyId: entry.keyId };
   }

@@ -96,7 +96,7 @@ export function createRetractionCheck(known: Checkpoint | null): RetractionCheck
   async function version(doc: ApiVersion, listed: readonly ApiVersionSummary[] | null, verified: LogVerification | null, ctx: LogContext): Promise<CheckedRetraction> {
     // The checkpoint the log check verified, else the origin's; either way signed by a pinned key.
     const checkpointUrl = `${ctx.origin}/${CHECKPOINT_PATH}`;
-    const { checkpoint } = verified ? readCheckpoint(verified.checkpoint.note, checkpointUrl, ctx.logKeys) : await fetchCheckpoint(ctx, checkpointUrl);
+    const { checkpoint } = verified ? await readCheckpoint(verified.checkpoint.note, checkpointUrl, ctx.logKeys) : await fetchCheckpoint(ctx, checkpointUrl);
     const file = await verifiedFile(checkpoint, ctx);
     const key = `${doc.id}@${doc.version}`;
     const entry = file.get(key) ?? null;

@@ -3,6 +3,7 @@
  * tile and entry bundle against the checkpoint's root, `/ledger.jsonl` as exactly the log's entries, every version's
  * inclusion proof (in its API document and its agent.json), every publisher signature, the manifest bytes against their
  * record hash, the files both documents list against the manifest, and every file's bytes against the manifest.
+ * The package's `@aso-registry/sdk/verify-site` entry: an app that only reads objects does not carry it.
  */
 import { CHECKPOINT_PATH } from '@aso-registry/core/log/checkpoint';
 import { sameBytes } from '@aso-registry/core/log/merkle-proof';

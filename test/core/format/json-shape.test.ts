@@ -2,11 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { shapeCheck, type ShapeMessages } from '@aso-registry/core/format/json-shape';
 import { SHAPE_SCHEMAS } from '@aso-registry/core/format/shape-schemas';
-import { shapeAjv } from '../../../packages/core/scripts/compile-shapes.ts';
+import { schemaValidator } from '@aso-registry/core/format/schema-validator';
 
-// Schemas of the test's own, compiled here by the Ajv configuration the committed validators are generated with.
-const ajv = shapeAjv();
-const shapeOf = (schema: object, messages?: ShapeMessages): ((value: unknown) => unknown) => shapeCheck(ajv.compile(schema), messages);
+const shapeOf = (schema: object, messages?: ShapeMessages): ((value: unknown) => unknown) => shapeCheck(schemaValidator(schema), messages);
 
 const person = {
   type: 'object',
@@ -61,13 +59,12 @@ describe('shapeCheck', () => {
   });
 
   it('reports the same problem once', () => {
-    const twice = shapeOf({ allOf: [{ type: 'string' }, { type: 'string' }] });
-    expect(twice(3)).toEqual([{ pointer: '', message: 'must be string' }]);
+    const twice = shapeOf({ type: 'string', minLength: 2, pattern: '^[a-z]+$' }, { ' minLength': 'must be a word', ' pattern': 'must be a word' });
+    expect(twice('A')).toEqual([{ pointer: '', message: 'must be a word' }]);
   });
 });
 
 describe('the registry\'s schemas', () => {
-  // npm run compile-shapes checks each against the meta-schema as it compiles it; this checks the list on its own.
   const meta = new Ajv2020({ strict: true });
 
   it('are each a valid draft 2020-12 schema', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkpointNote, checkpointOrigin, checkpointOriginProblem, formatCheckpoint, openCheckpoint, parseCheckpoint } from '@aso-registry/core/log/checkpoint';
 import { leafHash } from '@aso-registry/core/log/merkle-tree';
-import { generateKey } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 
 const GO = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'go-sumdb', 'vectors.json'), 'utf8')) as {
   tree: { origin: string; size: number; record: string; text: string; bad: string[] };
@@ -44,33 +44,33 @@ describe('reading /checkpoint', () => {
   const other = generateKey('registry.example.org');
   const checkpoint = { origin: 'registry.example.org', size: 8, rootHash: new Uint8Array(32).fill(7), extensions: [] };
 
-  it('verifies a checkpoint signed by the pinned key', () => {
-    const opened = openCheckpoint(checkpointNote(checkpoint, key), [key]);
+  it('verifies a checkpoint signed by the pinned key', async () => {
+    const opened = await openCheckpoint(checkpointNote(checkpoint, key), [key]);
     expect(opened.signature.state).toBe('verified');
     expect(opened.checkpoint.size).toBe(8);
   });
 
-  it('reads a bare body as unsigned', () => {
-    expect(openCheckpoint(checkpointNote(checkpoint, null), [key]).signature).toEqual({ state: 'unsigned' });
+  it('reads a bare body as unsigned', async () => {
+    expect((await openCheckpoint(checkpointNote(checkpoint, null), [key])).signature).toEqual({ state: 'unsigned' });
   });
 
-  it('reports a checkpoint signed by another key as unverified', () => {
-    const opened = openCheckpoint(checkpointNote(checkpoint, other), [key]);
+  it('reports a checkpoint signed by another key as unverified', async () => {
+    const opened = await openCheckpoint(checkpointNote(checkpoint, other), [key]);
     expect(opened.signature.state).toBe('unverified');
   });
 
-  it('refuses a checkpoint whose body changed after signing', () => {
+  it('refuses a checkpoint whose body changed after signing', async () => {
     const signed = checkpointNote(checkpoint, key).replace('\n8\n', '\n9\n');
-    expect(() => openCheckpoint(signed, [key])).toThrow(/invalid signature for key registry\.example\.org\+/);
+    await expect(openCheckpoint(signed, [key])).rejects.toThrow(/invalid signature for key registry\.example\.org\+/);
   });
 
-  it('names the origin when the pinned key signed a checkpoint of another log', () => {
-    const elsewhere = openCheckpoint(checkpointNote({ ...checkpoint, origin: 'mirror.example.net' }, key), [key]);
+  it('names the origin when the pinned key signed a checkpoint of another log', async () => {
+    const elsewhere = await openCheckpoint(checkpointNote({ ...checkpoint, origin: 'mirror.example.net' }, key), [key]);
     expect(elsewhere.signature.state).toBe('verified');
     expect(checkpointOriginProblem(elsewhere)).toBe(
       `the checkpoint's origin is "mirror.example.net", but the log key registry.example.org+${key.keyId} that signed it is for the origin "registry.example.org"`,
     );
-    expect(checkpointOriginProblem(openCheckpoint(checkpointNote(checkpoint, key), [key]))).toBeNull();
-    expect(checkpointOriginProblem(openCheckpoint(checkpointNote(checkpoint, null), [key]))).toBeNull();
+    expect(checkpointOriginProblem(await openCheckpoint(checkpointNote(checkpoint, key), [key]))).toBeNull();
+    expect(checkpointOriginProblem(await openCheckpoint(checkpointNote(checkpoint, null), [key]))).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 /** Publisher signatures: the signed text, checking against registered keys, and the publishers' key files. */
 import { describe, expect, it } from 'vitest';
 import { parsePublisherKeys, publicationNote, publicationSignatureProblem, publicationText, signPublication } from '@aso-registry/core/log/publication-signature';
-import { generateKey, openNote, parseVerifierKey } from '@aso-registry/core/log/signed-note';
+import { openNote, parseVerifierKey } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 
 const version = { id: 'oak-chair', version: '1.2.0', recordHash: 'sha256-XqRtSqpmw7WKtPfMUsji7IAYwmca0wRABbEczDBO5/8=' };
 
@@ -17,19 +18,19 @@ describe('a publication signature', () => {
     expect(Buffer.from(sig.signature, 'base64')).toHaveLength(64);
   });
 
-  it('verifies with the publisher\'s registered key, and is a signed note any note reader opens', () => {
+  it('verifies with the publisher\'s registered key, and is a signed note any note reader opens', async () => {
     const sig = signPublication(version, alice);
-    expect(publicationSignatureProblem(version, sig, [parseVerifierKey(alice.text)])).toBeNull();
-    expect(openNote(publicationNote(version, sig), [alice]).verified).toHaveLength(1);
+    expect(await publicationSignatureProblem(version, sig, [parseVerifierKey(alice.text)])).toBeNull();
+    expect((await openNote(publicationNote(version, sig), [alice])).verified).toHaveLength(1);
   });
 
-  it('fails for another version, another record hash, or another key of the same name', () => {
+  it('fails for another version, another record hash, or another key of the same name', async () => {
     const sig = signPublication(version, alice);
-    expect(publicationSignatureProblem({ ...version, version: '1.2.1' }, sig, [alice])).toMatch(/does not verify with key alice\+/);
-    expect(publicationSignatureProblem({ ...version, recordHash: 'sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }, sig, [alice])).toMatch(/does not verify/);
+    expect(await publicationSignatureProblem({ ...version, version: '1.2.1' }, sig, [alice])).toMatch(/does not verify with key alice\+/);
+    expect(await publicationSignatureProblem({ ...version, recordHash: 'sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' }, sig, [alice])).toMatch(/does not verify/);
     const forged = signPublication(version, mallory);
-    expect(publicationSignatureProblem(version, forged, [alice])).toMatch(`no key alice+${mallory.keyId} is registered for publisher "alice" (registered: ${alice.keyId})`);
-    expect(publicationSignatureProblem(version, { ...forged, keyId: alice.keyId }, [alice])).toMatch(/does not verify/);
+    expect(await publicationSignatureProblem(version, forged, [alice])).toMatch(`no key alice+${mallory.keyId} is registered for publisher "alice" (registered: ${alice.keyId})`);
+    expect(await publicationSignatureProblem(version, { ...forged, keyId: alice.keyId }, [alice])).toMatch(/does not verify/);
   });
 });
 

@@ -3,7 +3,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkpointNote, openCheckpoint, type Checkpoint } from '@aso-registry/core/log/checkpoint';
-import { generateKey, type SignerKey } from '@aso-registry/core/log/signed-note';
+import { type SignerKey } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 import { siteDir } from '../../support/site.ts';
 
 /** The copy's folder, its log key and checkpoint, and how to read or replace one of its files. */
@@ -22,7 +23,7 @@ export async function signedSiteCopy(): Promise<SignedSiteCopy> {
   const dir = await mkdtemp(join(tmpdir(), 'aso-signed-copy-'));
   await cp(siteDir(), dir, { recursive: true });
   const file = (path: string): string => join(dir, ...path.split('/').filter(Boolean));
-  const { checkpoint } = openCheckpoint(await readFile(file('checkpoint'), 'utf8'), []);
+  const { checkpoint } = await openCheckpoint(await readFile(file('checkpoint'), 'utf8'), []);
   const key = generateKey(checkpoint.origin);
   await writeFile(file('checkpoint'), checkpointNote(checkpoint, key));
   return {

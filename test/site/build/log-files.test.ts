@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCheckpoint } from '@aso-registry/core/log/checkpoint';
-import { generateKey } from '@aso-registry/core/log/signed-note';
+import { generateKey } from '@aso-registry/core/log/note-signer';
 import { checkSigningKey, writeLogFiles } from '../../../src/site/build/log-files.ts';
 import { siteLogOf } from '../../../src/site/data/site-log.ts';
 import { OutputWriter } from '../../../src/site/output/output-writer.ts';
@@ -32,7 +32,7 @@ describe('writeLogFiles', () => {
     // The checkpoint, five tiles and bundles, the log key.
     expect(written).toMatchObject({ size: 300, signedBy: `registry.example.org+${key.keyId}`, written: 7 });
     expect(await listFiles(out)).toEqual(['checkpoint', 'log.pub', 'tile/0/000', 'tile/0/001.p/44', 'tile/1/000.p/1', 'tile/entries/000', 'tile/entries/001.p/44']);
-    expect(openCheckpoint(await readFile(join(out, 'checkpoint'), 'utf8'), [key]).signature.state).toBe('verified');
+    expect((await openCheckpoint(await readFile(join(out, 'checkpoint'), 'utf8'), [key])).signature.state).toBe('verified');
     expect((await stat(join(out, 'tile', '0', '000'))).size).toBe(256 * 32);
   });
 
@@ -57,7 +57,7 @@ describe('writeLogFiles', () => {
     const out = join(work, 'unsigned');
     const written = await writeLogFiles(siteLogOf(lines(3), 'https://registry.example.org', key), keys, null, join(work, 'registry'), new OutputWriter(out));
     expect(written.signedBy).toBeNull();
-    expect(openCheckpoint(await readFile(join(out, 'checkpoint'), 'utf8'), [key]).signature.state).toBe('unsigned');
+    expect((await openCheckpoint(await readFile(join(out, 'checkpoint'), 'utf8'), [key])).signature.state).toBe('unsigned');
     const other = generateKey('registry.example.org');
     expect(() => checkSigningKey(other, key, 'ASO_LOG_KEY_FILE')).toThrow(
       `ASO_LOG_KEY_FILE holds the key registry.example.org+${other.keyId}, but registry/log.pub is registry.example.org+${key.keyId}: sign with the key of registry/log.pub`,

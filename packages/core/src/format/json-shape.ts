@@ -1,6 +1,6 @@
 /**
- * The messages people get from the project's JSON Schema validators. Each validator is compiled ahead of time by Ajv
- * (draft 2020-12, strict, all errors) into `shapes/<name>.js`; this turns its errors into problems a person can act on.
+ * The messages people get from the project's JSON Schema validators (`schema-validator.ts`, which reports what Ajv
+ * would): this turns their errors into problems a person can act on.
  */
 
 /** One thing wrong with a document: where (a JSON pointer) and what. */
@@ -12,7 +12,7 @@ export interface SchemaProblem {
 /** Messages that replace Ajv's for a given `<pointer> <keyword>`, e.g. `/publisher minLength` (`*` for array indexes). */
 export type ShapeMessages = Record<string, string>;
 
-/** The fields of an Ajv error this reads. */
+/** One error of a validator, as Ajv words it. */
 export interface ShapeError {
   instancePath: string;
   keyword: string;
@@ -20,18 +20,14 @@ export interface ShapeError {
   message?: string;
 }
 
-/** A validator compiled ahead of time (Ajv's standalone code): true when the value fits, else false with `errors` set. */
-export interface ShapeValidator {
-  (value: unknown): boolean;
-  errors?: ShapeError[] | null;
-}
+/** A validator: the errors of a value, none when it fits. */
+export type ShapeValidator = (value: unknown) => ShapeError[];
 
 /** A function that lists every problem of a value (empty when it fits) by `validate`, without repeats. */
 export function shapeCheck(validate: ShapeValidator, messages: ShapeMessages = {}): (value: unknown) => SchemaProblem[] {
   return (value) => {
-    if (validate(value)) return [];
     const seen = new Set<string>();
-    return (validate.errors ?? [])
+    return validate(value)
       .map((e) => describe(e, messages))
       .filter((p) => {
         const key = `${p.pointer}\u0000${p.message}`;

@@ -1,7 +1,6 @@
 /** "Latest": the one rule for which version of an object a bare id means. Pure. */
-import satisfies from 'semver/functions/satisfies.js';
-import validRange from 'semver/ranges/valid.js';
 import { compareVersions, isPrerelease } from './version.ts';
+import { compileRange } from './version-range.ts';
 
 /** The highest non-prerelease version, else the highest version, else undefined. */
 export function latestVersion(versions: readonly string[]): string | undefined {
@@ -26,7 +25,6 @@ export function latestRecord<V extends { manifest: { version: string } }>(object
 export function resolveVersion(versions: readonly string[], wanted: string): string | undefined {
   if (wanted === 'latest') return latestVersion(versions);
   if (versions.includes(wanted)) return wanted;
-  if (validRange(wanted) === null) return undefined;
-  const candidates = versions.filter((v) => satisfies(v, wanted));
-  return candidates.sort(compareVersions).at(-1);
+  const matches = compileRange(wanted);
+  return matches ? versions.filter(matches).sort(compareVersions).at(-1) : undefined;
 }

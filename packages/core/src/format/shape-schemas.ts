@@ -1,6 +1,6 @@
 /**
  * The JSON Schemas (draft 2020-12) the registry checks documents against: the manifest, `publication.json` and world
- * files. `npm run compile-shapes` compiles each ahead of time into `shapes/<name>.js`; nothing compiles them at run time.
+ * files, each read by `schemaValidator`.
  */
 import manifestSchema from './schema/aso-object-v0.1.schema.json' with { type: 'json' };
 import { OBJECT_ID_PATTERN } from './object-id.ts';
@@ -44,10 +44,7 @@ export const WORLD_SCHEMA = {
   },
 };
 
-/**
- * Every schema compiled ahead of time, by name: `shapes/<name>.js` exports its validator as `validate<Name>`. One module
- * each, so that a bundle holds only the validators it uses.
- */
+/** Every schema, by name. */
 export const SHAPE_SCHEMAS: Readonly<Record<string, object>> = {
   manifest: manifestSchema,
   publication: PUBLICATION_SCHEMA,

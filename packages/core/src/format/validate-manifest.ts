@@ -1,11 +1,12 @@
 import { shapeCheck, type SchemaProblem } from './json-shape.ts';
-import { validateManifest } from './shapes/manifest.js';
+import manifestSchema from './schema/aso-object-v0.1.schema.json' with { type: 'json' };
+import { schemaValidator } from './schema-validator.ts';
 import type { Manifest } from './types.ts';
 import { versionProblem } from './version.ts';
 
 export type { SchemaProblem } from './json-shape.ts';
 
-const shape = shapeCheck(validateManifest);
+const shape = shapeCheck(schemaValidator(manifestSchema));
 
 /** Validates a parsed manifest against aso/object/v0.1; an empty list means it is valid. */
 export function manifestProblems(value: unknown): SchemaProblem[] {

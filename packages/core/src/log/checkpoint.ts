@@ -5,7 +5,8 @@
  */
 import { decodeBase64Exact, toBase64 } from './base64.ts';
 import { HASH_SIZE } from './merkle-tree.ts';
-import { NoteError, openNote, parseNote, signNote, type NoteSignature, type SignerKey, type VerifierKey } from './signed-note.ts';
+import { NoteError, openNote, parseNote, type Note, type NoteSignature, type SignerKey, type VerifierKey } from './signed-note.ts';
+import { signNote } from './note-signer.ts';
 
 /** The site path of the checkpoint (C2SP tlog-tiles puts it at the log's root). */
 export const CHECKPOINT_PATH = 'checkpoint';
@@ -77,26 +78,33 @@ export function checkpointNote(c: Checkpoint, key: SignerKey | null): string {
 }
 
 /**
- * Reads what `/checkpoint` served and checks its signatures against `keys` (a client's pinned log keys). Throws a
- * {@link CheckpointError} or {@link NoteError} when it is not a checkpoint or a signature by one of `keys` is wrong.
+ * Takes what `/checkpoint` served apart without checking a signature: the checkpoint, and the note around it (null for
+ * a bare body). Throws a {@link CheckpointError} or {@link NoteError} when it is not a checkpoint.
  */
-export function openCheckpoint(message: string, keys: readonly VerifierKey[]): OpenedCheckpoint {
+export function parseCheckpointNote(message: string): { checkpoint: Checkpoint; note: Note | null } {
   let note;
   try {
     note = parseNote(message);
   } catch (error) {
     // A bare body has no blank line; anything else that is not a note is not a checkpoint either.
-    if (!message.includes('\n\n')) return { checkpoint: parseCheckpoint(message), signature: { state: 'unsigned' } };
+    if (!message.includes('\n\n')) return { checkpoint: parseCheckpoint(message), note: null };
     throw error;
   }
-  const checkpoint = parseCheckpoint(note.text);
-  const known = note.signatures.filter((s) => keys.some((k) => k.name === s.name && k.keyId === s.keyId));
-  if (known.length === 0) return { checkpoint, signature: { state: 'unverified', by: note.signatures } };
-  const opened = openNote(message, keys);
-  return { checkpoint, signature: { state: 'verified', by: opened.verified } };
+  return { checkpoint: parseCheckpoint(note.text), note };
 }
 
-;
+/**
+ * Reads what `/checkpoint` served and checks its signatures against `keys` (a client's pinned log keys). Rejects with a
+ * {@link CheckpointError} or {@link NoteError} when it is not a checkpoint or a signature by one of `keys` is wrong.
+ */
+export async function openCheckpoint(message: string, keys: readonly VerifierKey[]): Promise<OpenedCheckpoint> {
+  const { checkpoint, note } = parseCheckpointNote(message);
+  if (!note) return { checkpoint, signature: { state: 'unsigned' } };
+  const known = note.signatures.filter((s) => keys.some((k) => k.name === s.name && k.keyId === s.keyId));
+  if (known.length === 0) return { checkpoint, signature: { state: 'unverified', by: note.signatures } };
+  const opened = await openNote(message, keys);
+  return { checkpoint, signature: { state: 'verified', by: opened.verified } };
+}
 
 /**
  * C2SP: a log key signs for one log, named by its origin line, so the same key over another origin is another log.

@@ -5,7 +5,8 @@
  * and the file still proves, line by line, that each later key was added by the holder of an earlier one. Pure.
  */
 import { decodeBase64Exact } from './base64.ts';
-import { isKeyName, signText, verifyText, type SignerKey, type VerifierKey } from './signed-note.ts';
+import { isKeyName, verifyText, type SignerKey, type VerifierKey } from './signed-note.ts';
+import { signText } from './note-signer.ts';
 
 /** The first line of the endorsed text, so that the signature means nothing in any other context. */
 const KEY_ENDORSEMENT_CONTEXT = 'aso/publisher-key/v1';
@@ -47,6 +48,6 @@ export function parseEndorsement(line: string): KeyEndorsement | null | string {
 }
 
 /** True when `endorsement` is `by`'s signature of `key`. */
-export function verifyEndorsement(key: VerifierKey, endorsement: KeyEndorsement, by: VerifierKey): boolean {
-  return endorsement.name === by.name && endorsement.keyId === by.keyId && verifyText(keyEndorsementText(key), endorsement.signature, by);
+export async function verifyEndorsement(key: VerifierKey, endorsement: KeyEndorsement, by: VerifierKey): Promise<boolean> {
+  return endorsement.name === by.name && endorsement.keyId === by.keyId && (await verifyText(keyEndorsementText(key), endorsement.signature, by));
 }

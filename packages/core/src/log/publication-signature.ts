@@ -4,7 +4,8 @@
  * publisher (the key's name), the key ID and the signature; `registry/publishers/<name>.pub` holds the public keys.
  * Pure.
  */
-import { NoteError, parseVerifierKey, signatureLine, signText, verifyText, type SignerKey, type VerifierKey } from './signed-note.ts';
+import { NoteError, parseVerifierKey, signatureLine, verifyText, type SignerKey, type VerifierKey } from './signed-note.ts';
+import { signText } from './note-signer.ts';
 
 /** The folder of publishers' public keys, in the registry and at the root of the site. */
 export const PUBLISHERS_DIR = 'publishers';
@@ -55,14 +56,14 @@ export function publicationNote(v: SignedVersion, sig: PublicationSignature): st
  * Null when `sig` is a signature of `v` by one of `keys` (the publisher's registered keys), else a sentence saying
  * what is wrong: no key of that ID, a key of another name, or a signature that does not verify.
  */
-export function publicationSignatureProblem(v: SignedVersion, sig: PublicationSignature, keys: readonly VerifierKey[]): string | null {
+export async function publicationSignatureProblem(v: SignedVersion, sig: PublicationSignature, keys: readonly VerifierKey[]): Promise<string | null> {
   const key = keys.find((k) => k.keyId === sig.keyId);
   if (!key) {
     const known = keys.map((k) => k.keyId).join(', ');
     return `no key ${sig.publisher}+${sig.keyId} is registered for publisher "${sig.publisher}"${known ? ` (registered: ${known})` : ''}`;
   }
   if (key.name !== sig.publisher) return `key ${key.keyId} belongs to "${key.name}", not to publisher "${sig.publisher}"`;
-  return verifyText(publicationText(v), sig.signature, key) ? null : `the signature of ${v.id}@${v.version} does not verify with key ${key.name}+${key.keyId}`;
+  return (await verifyText(publicationText(v), sig.signature, key)) ? null : `the signature of ${v.id}@${v.version} does not verify with key ${key.name}+${key.keyId}`;
 }
 
 /**

@@ -3,15 +3,13 @@
  * UTF-8 text ending in a newline, a blank line, then one line per signature, `— <key name> <base64(key ID || sig)>`.
  * Keys are Ed25519: the verifier key `<name>+<hex key ID>+<base64(0x01 || public key)>`, the signer key
  * `PRIVATE+KEY+<name>+<hex key ID>+<base64(0x01 || seed)>`, and the key ID is the first four bytes of
- * SHA-256(name || "\n" || 0x01 || public key). Pure: Ed25519 from @noble/ed25519, SHA-2 from @noble/hashes.
+ * SHA-256(name || "\n" || 0x01 || public key). Pure: Ed25519 from @noble/ed25519, SHA-2 from @noble/hashes. Signatures
+ * are checked asynchronously, with the platform's SHA-512 (WebCrypto); signing is in `note-signer.ts`.
  */
 import * as ed from '@noble/ed25519';
-import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { decodeBase64Exact, toBase64 } from './base64.ts';
 import { toHex } from '../format/sri.ts';
-
-// The synchronous Ed25519 calls need a synchronous SHA-512.
-ed.hashes.sha512 = sha512;
 
 const ALG_ED25519 = 0x01;
 const SIGNATURE_PREFIX = '— ';
@@ -90,23 +88,6 @@ export function formatVerifierKey(name: string, publicKey: Uint8Array): string {
   return `${name}+${keyIdOf(name, publicKey)}+${toBase64(withAlg(publicKey))}`;
 }
 
-/** A new key pair named `name`; `seed` (32 bytes) makes it reproducible, else it is random. */
-export function generateKey(name: string, seed?: Uint8Array): SignerKey {
-  if (!isKeyName(name)) throw new NoteError(`"${name}" cannot name a key: it must not be empty or contain spaces or "+"`);
-  const secret = seed ?? ed.utils.randomSecretKey();
-  if (secret.length !== 32) throw new NoteError(`an Ed25519 seed has 32 bytes, not ${secret.length}`);
-  const publicKey = ed.getPublicKey(secret);
-  const keyId = keyIdOf(name, publicKey);
-  return {
-    name,
-    keyId,
-    publicKey,
-    text: `${name}+${keyId}+${toBase64(withAlg(publicKey))}`,
-    seed: secret.slice(),
-    signerText: `PRIVATE+KEY+${name}+${keyId}+${toBase64(withAlg(secret))}`,
-  };
-}
-
 /** Parses a verifier key; throws a {@link NoteError} saying what is wrong. */
 export function parseVerifierKey(text: string): VerifierKey {
   const { name, keyId, key } = splitKey(text.trim(), 'verifier key');
@@ -115,17 +96,8 @@ export function parseVerifierKey(text: string): VerifierKey {
   return { name, keyId, publicKey: key, text: text.trim() };
 }
 
-/** Parses a signer key (`PRIVATE+KEY+...`); throws a {@link NoteError} saying what is wrong (never quoting the key). */
-export function parseSignerKey(text: string): SignerKey {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('PRIVATE+KEY+')) throw new NoteError('a signer key starts with PRIVATE+KEY+');
-  const { name, keyId, key } = splitKey(trimmed.slice('PRIVATE+KEY+'.length), 'signer key');
-  const signer = generateKey(name, key);
-  if (signer.keyId !== keyId) throw new NoteError(`signer key ${name}: its key ID is ${keyId}, but the key's own ID is ${signer.keyId}`);
-  return signer;
-}
-
-function splitKey(text: string, what: string): { name: string; keyId: string; key: Uint8Array } {
+/** The name, key ID and raw key of a key text `<name>+<hex key ID>+<base64(0x01 || key)>`. */
+export function splitKey(text: string, what: string): { name: string; keyId: string; key: Uint8Array } {
   // The base64 key may hold "+" itself: only the first two separate the fields.
   const first = text.indexOf('+');
   const second = first < 0 ? -1 : text.indexOf('+', first + 1);
@@ -142,17 +114,12 @@ function splitKey(text: string, what: string): { name: string; keyId: string; ke
   return { name, keyId: keyId.toLowerCase(), key: raw.subarray(1) };
 }
 
-/** The Ed25519 signature of a note's text by `key`, base64. */
-export function signText(text: string, key: SignerKey): string {
-  return toBase64(ed.sign(encoder.encode(text), key.seed));
-}
-
 /** True when `signature` (base64 of 64 bytes) is `key`'s signature of `text`. */
-export function verifyText(text: string, signature: string, key: VerifierKey): boolean {
+export async function verifyText(text: string, signature: string, key: VerifierKey): Promise<boolean> {
   const sig = decodeBase64Exact(signature);
   if (!sig || sig.length !== 64) return false;
   try {
-    return ed.verify(sig, encoder.encode(text), key.publicKey, { zip215: false });
+    return await ed.verifyAsync(sig, encoder.encode(text), key.publicKey, { zip215: false });
   } catch {
     return false;
   }
@@ -166,15 +133,6 @@ export function signatureLine(sig: NoteSignature): string {
   data.set(unhex(sig.keyId));
   data.set(raw, 4);
   return `${SIGNATURE_PREFIX}${sig.name} ${toBase64(data)}\n`;
-}
-
-/** Signs `text` with each key, after the signatures given (a signature by the same key is replaced). */
-export function signNote(text: string, keys: readonly SignerKey[], earlier: readonly NoteSignature[] = []): string {
-  checkText(text);
-  const mine = new Set(keys.map((k) => `${k.name}+${k.keyId}`));
-  const kept = earlier.filter((s) => !mine.has(`${s.name}+${s.keyId}`));
-  const added = keys.map((k) => ({ name: k.name, keyId: k.keyId, signature: signText(text, k) }));
-  return `${text}\n${[...kept, ...added].map(signatureLine).join('')}`;
 }
 
 /** Takes a signed note apart without checking any signature; throws `malformed note` when it is not one. */
@@ -209,7 +167,7 @@ export function parseNote(message: string): Note {
  * Checks a note's signatures against `keys`: each signature by a known key (same name and key ID) must verify, and at
  * least one must. Throws a {@link NoteError} naming the key whose signature is wrong, or saying that none is known.
  */
-export function openNote(message: string, keys: readonly VerifierKey[]): OpenedNote {
+export async function openNote(message: string, keys: readonly VerifierKey[]): Promise<OpenedNote> {
   const { text, signatures } = parseNote(message);
   const verified: NoteSignature[] = [];
   const unknown: NoteSignature[] = [];
@@ -224,7 +182,7 @@ export function openNote(message: string, keys: readonly VerifierKey[]): OpenedN
     if (matching.length > 1 && matching.some((k) => k.text !== matching[0]!.text)) throw new NoteError(`ambiguous key ${id}`);
     if (seen.has(id)) continue;
     seen.add(id);
-    if (!verifyText(text, sig.signature, matching[0]!)) throw new NoteError(`invalid signature for key ${id}`);
+    if (!(await verifyText(text, sig.signature, matching[0]!))) throw new NoteError(`invalid signature for key ${id}`);
     verified.push(sig);
   }
   if (verified.length === 0) {
@@ -234,14 +192,16 @@ export function openNote(message: string, keys: readonly VerifierKey[]): OpenedN
   return { text, verified, unknown };
 }
 
-function checkText(text: string): void {
+/** Throws unless `text` may be signed: ending in a newline, without control characters. */
+export function checkText(text: string): void {
   // eslint-disable-next-line no-control-regex
   if (!text.endsWith('\n') || /[\u0000-\u0009\u000b-\u001f\uFFFD]/.test(text)) {
     throw new NoteError('malformed note: the text must end with a newline and hold no control character');
   }
 }
 
-function withAlg(key: Uint8Array): Uint8Array {
+/** `0x01 || key`: an Ed25519 key as key texts hold it. */
+export function withAlg(key: Uint8Array): Uint8Array {
   const out = new Uint8Array(1 + key.length);
   out[0] = ALG_ED25519;
   out.set(key, 1);

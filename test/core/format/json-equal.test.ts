@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonEqual } from '../../packages/sdk/src/json-equal.ts';
+import { jsonEqual } from '@aso-registry/core/format/json-equal';
 
 describe('jsonEqual', () => {
   it('ignores key order and compares everything else', () => {
