@@ -6,6 +6,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@aso-registry/sdk/verify-site': fileURLToPath(new URL('packages/sdk/src/verify-site.ts', import.meta.url)),
+      '@aso-registry/sdk/log': fileURLToPath(new URL('packages/sdk/src/log.ts', import.meta.url)),
       '@aso-registry/sdk': fileURLToPath(new URL('packages/sdk/src/index.ts', import.meta.url)),
     },
   },

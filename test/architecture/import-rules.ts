@@ -10,7 +10,7 @@ export interface FolderRule {
   packages: readonly string[] | '*';
 }
 
-const CORE_PACKAGES = ['ajv', 'ajv-formats', '@noble/hashes', '@noble/ed25519', 'spdx-license-ids'];
+const CORE_PACKAGES = ['@noble/hashes', '@noble/ed25519', 'spdx-license-ids'];
 
 /** The map of ARCHITECTURE.md. */
 export const RULES: Readonly<Record<string, FolderRule>> = {
@@ -34,7 +34,7 @@ export const RULES: Readonly<Record<string, FolderRule>> = {
   pages: { folders: ['core', 'registry', 'site'], packages: '*' },
   jobs: { folders: ['core', 'io'], packages: '*' },
   sdk: { folders: ['core'], packages: [] },
-  viewer: { folders: ['core'], packages: ['@google/model-viewer', 'gltf-validator', 'hash-wasm', 'three'] },
+  viewer: { folders: ['core', 'sdk'], packages: ['@google/model-viewer', 'gltf-validator', 'hash-wasm', 'three'] },
   bench: { folders: ['core', 'io', 'registry', 'publish', 'site', 'jobs', 'sdk', 'viewer'], packages: '*' },
   mcp: { folders: ['core', 'io', 'sdk'], packages: '*' },
 };
@@ -45,6 +45,8 @@ export const SOURCE_ROOTS: Readonly<Record<string, string>> = { '': 'src', core:
 /** The folder of the map a workspace package's specifier names (`@aso-registry/core/log/ledger` is `core/log/ledger.ts`), or undefined. */
 function workspaceTarget(specifier: string): string | undefined {
   if (specifier === '@aso-registry/sdk') return 'sdk/index.ts';
+  const entry = /^@aso-registry\/sdk\/([\w-]+)$/.exec(specifier);
+  if (entry) return `sdk/${entry[1]}.ts`;
   const core = /^@aso-registry\/core\/(.+)$/.exec(specifier);
   if (core) return core[1]!.endsWith('.json') ? `core/${core[1]}` : `core/${core[1]}.ts`;
   return undefined;

@@ -64,16 +64,27 @@ describe('the record page log check', () => {
 
   it('fails when the served retractions file is not the one the checkpoint commits to (a mirror that hides one)', async () => {
     const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), key), none));
-    expect(view.retraction).toEqual({ state: 'failed', text: 'Failed: retractions.jsonl is not the file the signed checkpoint commits to' });
+    expect(view.retraction.state).toBe('failed');
+    expect(view.retraction.text).toMatch(/^Failed: integrity failure: the retractions file http:\/\/127\.0\.0\.1:1\/retractions\.jsonl: expected sha256-\S+, got 0 bytes sha256-/);
     const bare = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote({ ...tree(none), extensions: [] }, key)));
-    expect(bare.retraction).toEqual({ state: 'failed', text: 'Failed: the signed checkpoint commits to no retractions' });
+    expect(bare.retraction.state).toBe('failed');
+    expect(bare.retraction.text).toMatch(/^Failed: the signed checkpoint commits to no retractions/);
   });
 
-  it('does not claim anything without a signed checkpoint', async () => {
+  it('does not claim anything without a checkpoint signed by the pinned key, and fails one signed by another', async () => {
     const view = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), null), retractions));
-    expect(view.retraction.state).toBe('unsigned');
-    expect(view.retraction.text).toBe('Not checked: the checkpoint is unsigned');
-    const other = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), generateKey(origin)), retractions));
-    expect(other.retraction).toEqual({ state: 'unsigned', text: 'Not checked: the checkpoint is not signed by the registry\u2019s log key' });
+    expect(view.log).toEqual({ state: 'unsigned', text: 'Included as entry 1 of 1, but the checkpoint is unsigned' });
+    expect(view.retraction).toEqual({ state: 'unsigned', text: 'Not checked: the checkpoint is unsigned' });
+    const someone = generateKey(origin);
+    const other = await checkLog(config, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), someone), retractions));
+    const byOther = { state: 'failed', text: `Failed: the checkpoint is not signed by the pinned log key ${origin}+${key.keyId}: it is signed by ${origin}+${someone.keyId}` };
+    expect(other).toMatchObject({ log: byOther, retraction: byOther });
+  });
+
+  it('says what it could and could not check when the registry commits no log key', async () => {
+    const view = await checkLog({ ...config, logKey: null }, 'http://127.0.0.1:1', serving(checkpointNote(tree(retractions), key), retractions));
+    expect(view.log).toEqual({ state: 'unsigned', text: 'Included as entry 1 of 1, but the checkpoint is not checked against a log key (the registry commits none)' });
+    expect(view.retraction).toEqual({ state: 'unsigned', text: 'Not checked: the registry commits no log key' });
+    expect(view.signature).toEqual({ state: 'unsigned', text: 'Not signed by its publisher' });
   });
 });

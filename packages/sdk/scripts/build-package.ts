@@ -1,6 +1,6 @@
 /**
  * `npm run build` in packages/sdk (and `prepack`, before `npm pack` or `npm publish`): writes an ES module per entry,
- * dist/index.js and dist/verify-site.js, with everything the SDK runs bundled in (the workspace's core, @noble/*) and
+ * dist/index.js, dist/log.js and dist/verify-site.js, with everything the SDK runs bundled in (the workspace's core, @noble/*) and
  * the code both use in one shared chunk, so that the package has no dependencies; dist/<entry>.d.ts, each entry's
  * public types in one file that imports nothing; and dist/third-party-licenses.txt, the licences of the packages
  * bundled in.
@@ -19,7 +19,7 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 async function buildPackage(): Promise<string[]> {
   const outDir = join(PACKAGE_DIR, 'dist');
   await rm(outDir, { recursive: true, force: true });
-  const entries = { index: join(PACKAGE_DIR, 'src', 'index.ts'), 'verify-site': join(PACKAGE_DIR, 'src', 'verify-site.ts') };
+  const entries = { index: join(PACKAGE_DIR, 'src', 'index.ts'), log: join(PACKAGE_DIR, 'src', 'log.ts'), 'verify-site': join(PACKAGE_DIR, 'src', 'verify-site.ts') };
   const js = await build({
     entryPoints: entries,
     outdir: outDir,

@@ -138,8 +138,8 @@ export function createClient(options: ClientOptions): AsoClient {
   const apiUrl = (path: string) => `${origin}/${encodePath(path)}`;
   let registryUrl: Promise<string> | undefined;
   if (options.registryUrl !== undefined) registryUrl = Promise.resolve(normalizeRegistryUrl(options.registryUrl));
-  const logKeys = pinnedKeys(options.logKey, 'logKey');
-  const publisherKeys = new Map<string, VerifierKey[]>(Object.entries(options.publisherKeys ?? {}).map(([name, keys]) => [name, pinnedKeys(keys, `publisherKeys.${name}`)]));
+  const logKeys = pinnedKeys(options.logKey, 'createClient: logKey');
+  const publisherKeys = new Map<string, VerifierKey[]>(Object.entries(options.publisherKeys ?? {}).map(([name, keys]) => [name, pinnedKeys(keys, `createClient: publisherKeys.${name}`)]));
   const logContext = (signal?: AbortSignal): LogContext => ({ fetch: fetchFn, origin, resolveUrl: (u) => resolveUrl(u, { signal }), logKeys, publisherKeys, signal });
   /** The newest checkpoint verified so far: later ones must extend it. */
   let known: { checkpoint: Checkpoint; info: CheckpointInfo } | null = null;

@@ -87,8 +87,12 @@ export class LedgerError extends AsoSdkError {
  * seen before.
  */
 export class LogError extends AsoSdkError {
-  constructor(url: string, message: string) {
-    super('log', url, `log check failed: ${message}`);
+  /** What failed, without the `log check failed: ` the message begins with. */
+  readonly problem: string;
+
+  constructor(url: string, problem: string) {
+    super('log', url, `log check failed: ${problem}`);
     this.name = 'LogError';
+    this.problem = problem;
   }
 }

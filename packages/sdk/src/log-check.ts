@@ -73,10 +73,11 @@ async function bytes(ctx: LogContext, url: string): Promise<Uint8Array> {
 }
 
 /**
- * Reads a checkpoint note: a signature by a pinned key must verify, when keys are pinned one of them must have signed,
- * and the checkpoint's origin must be the name of a pinned key that signed it.
+ * Reads a checkpoint note: a signature by a pinned key must verify, when keys are pinned one of them must have signed
+ * (or, with `allowUnsigned`, nobody: a checkpoint signed by other keys only is still refused), and the checkpoint's
+ * origin must be the name of a pinned key that signed it.
  */
-export async function readCheckpoint(note: string, url: string, keys: readonly VerifierKey[]): Promise<{ checkpoint: Checkpoint; info: CheckpointInfo }> {
+export async function readCheckpoint(note: string, url: string, keys: readonly VerifierKey[], allowUnsigned = false): Promise<{ checkpoint: Checkpoint; info: CheckpointInfo }> {
   let opened: OpenedCheckpoint;
   try {
     opened = await openCheckpoint(note, keys);
@@ -84,7 +85,7 @@ export async function readCheckpoint(note: string, url: string, keys: readonly V
     throw new LogError(url, `the checkpoint cannot be trusted: ${(error as Error).message}`);
   }
   const { checkpoint, signature } = opened;
-  if (keys.length && signature.state !== 'verified') {
+  if (keys.length && signature.state !== 'verified' && !(allowUnsigned && signature.state === 'unsigned')) {
     const pinned = keys.map((k) => `${k.name}+${k.keyId}`).join(', ');
     const by = signature.state === 'unsigned' ? 'it is unsigned' : `it is signed by ${signature.by.map((s) => `${s.name}+${s.keyId}`).join(', ')}`;
     throw new LogError(url, `the checkpoint is not signed by the pinned log key ${pinned}: ${by}`);
@@ -99,8 +100,8 @@ export async function readCheckpoint(note: string, url: string, keys: readonly V
 }
 
 /** Fetches and reads the checkpoint at `url`. */
-export async function fetchCheckpoint(ctx: LogContext, url = `${ctx.origin}/${CHECKPOINT_PATH}`): Promise<{ checkpoint: Checkpoint; info: CheckpointInfo }> {
-  return readCheckpoint(await text(ctx, url), url, ctx.logKeys);
+export async function fetchCheckpoint(ctx: LogContext, url = `${ctx.origin}/${CHECKPOINT_PATH}`, allowUnsigned = false): Promise<{ checkpoint: Checkpoint; info: CheckpointInfo }> {
+  return readCheckpoint(await text(ctx, url), url, ctx.logKeys, allowUnsigned);
 }
 
 /** Reads a tile from the origin. */
@@ -135,12 +136,44 @@ async function publisherKeys(ctx: LogContext, name: string): Promise<readonly Ve
   }
 }
 
+/** What a version says of its place in the log: its API document's, or a record page's. */
+export interface LogClaim {
+  id: string;
+  version: string;
+  recordHash: string;
+  publicationId?: string;
+  log: VersionLog;
+}
+
+/**
+ * Null when `claim`'s entry is proven to be in `checkpoint`'s tree: by its proof when it is for that tree, else by the
+ * tiles, with the proof checked against the root of its own (earlier) tree, which the tiles prove to be a prefix of the
+ * checkpoint's. Else what is wrong. A tile that cannot be read throws its {@link NetworkError}.
+ */
+export async function inclusionProblem(claim: LogClaim, checkpoint: Checkpoint, ctx: LogContext): Promise<string | null> {
+  const problems = await versionLogProblems(claim.log, checkpoint, claim, tileFetcher(ctx));
+  return problems.length ? problems.join('; ') : null;
+}
+
+/**
+ * The publisher whose signature of `claim` (in its log entry) verifies, or null when the entry is unsigned. The keys are
+ * the ones pinned for that publisher, else the registry's `/publishers/<name>.pub`. Throws {@link LogError} saying why
+ * the signature does not verify.
+ */
+export async function verifyPublisherSignature(claim: LogClaim, ctx: LogContext, url = `${ctx.origin}/${CHECKPOINT_PATH}`): Promise<{ name: string; keyId: string } | null> {
+  const entry = logEntry(claim.log);
+  if (typeof entry === 'string') throw new LogError(url, entry);
+  if (entry.signature === undefined || entry.keyId === undefined || entry.publisher === undefined) return null;
+  const keys = await publisherKeys(ctx, entry.publisher);
+  const problem = await publicationSignatureProblem(claim, { publisher: entry.publisher, keyId: entry.keyId, signature: entry.signature }, keys);
+  if (problem) throw new LogError(url, `the publisher signature of ${claim.id}@${claim.version} fails: ${problem}`);
+  return { name: entry.publisher, keyId: entry.keyId };
+}
+
 /**
  * Proves that `doc` is in the log: its `log` entry names the version with its record hash and publication, its leaf
- * is in the tree of the checkpoint (read now, its signature checked against the pinned keys): by the proof itself when
- * it is for that tree, else computed from the tiles, with the given proof checked against the root of its own (earlier)
- * tree, which the tiles prove to be a prefix of the checkpoint's; and a publisher signature in the entry verifies.
- * Throws {@link LogError} naming what failed.
+ * is in the tree of the checkpoint (read now, its signature checked against the pinned keys), and a publisher
+ * signature in the entry verifies. Throws {@link LogError} naming what failed.
  */
 export async function verifyDocumentInLog(
   doc: Pick<ApiVersion, 'id' | 'version' | 'publication'> & { log?: VersionLog | null },
@@ -152,26 +185,20 @@ export async function verifyDocumentInLog(
   if (!log) throw new LogError(`${ctx.origin}/${CHECKPOINT_PATH}`, `${key} carries no log proof`);
   const url = await ctx.resolveUrl(log.checkpoint);
   const current = checkpoint ?? (await fetchCheckpoint(ctx, url));
-  const expected = { id: doc.id, version: doc.version, recordHash: doc.publication.recordHash, publicationId: doc.publication.publicationId };
-  const problems = await versionLogProblems(log, current.checkpoint, expected, tileFetcher(ctx));
-  if (problems.length) throw new LogError(url, problems.join('; '));
+  const claim: LogClaim = { id: doc.id, version: doc.version, recordHash: doc.publication.recordHash, publicationId: doc.publication.publicationId, log };
+  const problem = await inclusionProblem(claim, current.checkpoint, ctx);
+  if (problem) throw new LogError(url, problem);
   const entry = logEntry(log);
   if (typeof entry === 'string') throw new LogError(url, entry);
   const pub = doc.publication;
   if (pub.signature !== entry.signature || pub.keyId !== entry.keyId) {
     throw new LogError(url, `the publication record of ${key} and its log entry carry different signatures`);
   }
-  let publisher: LogVerification['publisher'] = null;
-  if (entry.signature !== undefined && entry.keyId !== undefined && entry.publisher !== undefined) {
-    const keys = await publisherKeys(ctx, entry.publisher);
-    const problem = await publicationSignatureProblem(expected, { publisher: entry.publisher, keyId: entry.keyId, signature: entry.signature }, keys);
-    if (problem) throw new LogError(url, `the publisher signature of ${key} fails: ${problem}`);
-    publisher = { name: entry.publisher, keyId: entry.keyId };
-  }
+  const publisher = await verifyPublisherSignature(claim, ctx, url);
   return { leafIndex: log.leafIndex, checkpoint: current.info, publisher, tree: current.checkpoint };
 }
 
-/** Verifier keys from texts (a key per string, or a file's lines), for the client's options. */
+/** Verifier keys from texts (a key per string, or a file's lines), for an option; `what` names it in the error. */
 export function pinnedKeys(texts: string | readonly string[] | undefined, what: string): VerifierKey[] {
   const list = typeof texts === 'string' ? [texts] : (texts ?? []);
   return list
@@ -182,7 +209,7 @@ export function pinnedKeys(texts: string | readonly string[] | undefined, what: 
       try {
         return parseVerifierKey(t);
       } catch (error) {
-        throw new TypeError(`createClient: ${what}: ${(error as Error).message}`);
+        throw new TypeError(`${what}: ${(error as Error).message}`);
       }
     });
 }

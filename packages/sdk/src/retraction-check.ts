@@ -19,7 +19,7 @@ import { fetchCheckpoint, readCheckpoint, type LogContext, type LogVerification 
 import { get } from './request.ts';
 
 /** The retractions a signed checkpoint commits to, by `<id>@<version>`. */
-type VerifiedRetractions = ReadonlyMap<string, RetractionEntry>;
+export type VerifiedRetractions = ReadonlyMap<string, RetractionEntry>;
 
 /** What `getObject` takes from the check. */
 interface CheckedRetraction {
@@ -37,6 +37,8 @@ interface RetractionCheck {
   version(doc: ApiVersion, listed: readonly ApiVersionSummary[] | null, verified: LogVerification | null, ctx: LogContext): Promise<CheckedRetraction>;
   /** Checks an object's version list against the file today's checkpoint commits to; throws {@link IntegrityError} when it disagrees. */
   list(id: string, listed: readonly ApiVersionSummary[], ctx: LogContext): Promise<void>;
+  /** The retractions `checkpoint` (verified by the caller) commits to, read from beside it and checked against it. */
+  file(checkpoint: Checkpoint, ctx: LogContext): Promise<VerifiedRetractions>;
 }
 
 const EMPTY: VerifiedRetractions = new Map();
@@ -115,7 +117,16 @@ export function createRetractionCheck(known: Checkpoint | null): RetractionCheck
     checkList(await verifiedFile(checkpoint, ctx), id, listed, ctx);
   }
 
-  return { version, list };
+  return { version, list, file: verifiedFile };
+}
+
+/**
+ * The retractions a checkpoint the caller verified commits to: `/retractions.jsonl` read from `ctx.origin`, its bytes
+ * checked against the checkpoint's `retractions` line. Throws {@link LogError} when the checkpoint commits to none or
+ * the file is not valid, {@link IntegrityError} when the file is not the one committed to.
+ */
+export function committedRetractions(checkpoint: Checkpoint, ctx: LogContext): Promise<VerifiedRetractions> {
+  return createRetractionCheck(null).file(checkpoint, ctx);
 }
 
 function checkList(file: VerifiedRetractions, id: string, listed: readonly ApiVersionSummary[], ctx: LogContext): void {

@@ -58,7 +58,7 @@ const decoder = new TextDecoder();
 
 /** Checks the site at `options.origin`; never throws for what the site serves (that is a problem), only for bad options. */
 export async function verifySite(options: VerifySiteOptions): Promise<SiteVerification> {
-  const logKeys = pinnedKeys(options.logKey, 'logKey');
+  const logKeys = pinnedKeys(options.logKey, 'verifySite: logKey');
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const client = createClient({ origin: options.origin, fetch: fetchFn, ...(options.logKey !== undefined ? { logKey: options.logKey } : {}) });
   const origin = client.origin;
