@@ -9,6 +9,7 @@ import { SCHEMA_FORMATS, type FormatCheck } from './schema-formats.ts';
 
 type Schema = { readonly [keyword: string]: unknown };
 type Errors = ShapeError[];
+type Check = (v: unknown, path: string, errors: Errors) => void;
 
 /** The keywords this validator reads, by the type of value they apply to ('' for any value). */
 const KEYWORDS: Readonly<Record<string, string>> = {
@@ -51,6 +52,7 @@ function isType(type: string, v: unknown): boolean {
   }
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
 const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
@@ -85,85 +87,122 @@ export function schemaValidator(schema: object, formats: Readonly<Record<string,
   }
   inspect(root, '#');
 
-  function check(s: Schema, v: unknown, path: string, errors: Errors): void {
-    const fail = (keyword: string, params: object, message: string): void => {
-      errors.push({ instancePath: path, keyword, params, message });
-    };
+  /** The checks of one keyword of a schema, on a value of the keyword's type. */
+  type Step = (v: never, path: string, errors: Errors) => void;
+  const fail = (errors: Errors, instancePath: string, keyword: string, params: object, message: string): void => {
+    errors.push({ instancePath, keyword, params, message });
+  };
+  const plans = new Map<Schema, Check>();
+
+  /** A schema made once into its checks, keyword by keyword in Ajv's order; a schema reached again is the same plan. */
+  function plan(s: Schema): Check {
+    const known = plans.get(s);
+    if (known) return known;
     const type = s.type as string | undefined;
-    const typeError = (): void => fail('type', { type }, `must be ${type}`);
-    const has = (group: string): boolean => Object.keys(s).some((k) => KEYWORDS[k] === group && hasOwn(KEYWORDS, k));
-    // Ajv reports a wrong type in place of the keywords of that type, or first when the schema has none of them.
-    const typeHasKeywords = type !== undefined && GROUPS.includes(type) && type !== '' && has(type);
-    if (type !== undefined && !typeHasKeywords && !isType(type, v)) typeError();
+    const groups: Array<[string, Step[]]> = [];
     for (const group of GROUPS) {
-      if (!has(group)) continue;
-      if (group !== '' && !isType(group, v)) {
-        if (group === type) typeError();
-        continue;
-      }
-      for (const keyword of Object.keys(KEYWORDS)) if (KEYWORDS[keyword] === group && hasOwn(s, keyword)) apply(keyword, s[keyword]);
+      const steps = Object.keys(KEYWORDS)
+        .filter((keyword) => KEYWORDS[keyword] === group && hasOwn(s, keyword))
+        .map((keyword) => step(s, keyword, s[keyword]));
+      if (steps.length) groups.push([group, steps]);
     }
+    // Ajv reports a wrong type in place of the keywords of that type, or first when the schema has none of them.
+    const typeFirst = type !== undefined && !groups.some(([group]) => group === type);
+    const check: Check = (v, path, errors) => {
+      if (typeFirst && !isType(type, v)) fail(errors, path, 'type', { type }, `must be ${type}`);
+      for (const [group, steps] of groups) {
+        if (group !== '' && !isType(group, v)) {
+          if (group === type) fail(errors, path, 'type', { type }, `must be ${type}`);
+          continue;
+        }
+        for (const run of steps) (run as Check)(v, path, errors);
+      }
+    };
+    plans.set(s, check);
+    return check;
+  }
 
-    function apply(keyword: string, k: unknown): void {
-      switch (keyword) {
-        case '$ref':
-          return check(resolve(k, ''), v, path, errors);
-        case 'const':
-          if (!equal(v, k)) fail(keyword, { allowedValue: k }, 'must be equal to constant');
-          return;
-        case 'minimum':
-          if ((v as number) < (k as number)) fail(keyword, { comparison: '>=', limit: k }, `must be >= ${String(k)}`);
-          return;
-        case 'maxLength':
-        case 'minLength': {
+  function step(s: Schema, keyword: string, k: unknown): Step {
+    switch (keyword) {
+      case '$ref': {
+        const target = resolve(k, '');
+        // Planned on first use: a schema may refer to itself.
+        let check: Check | undefined;
+        return (v: unknown, path, errors) => (check ??= plan(target))(v, path, errors);
+      }
+      case 'const':
+        return (v: unknown, path, errors) => equal(v, k) || fail(errors, path, keyword, { allowedValue: k }, 'must be equal to constant');
+      case 'minimum': {
+        const limit = k as number;
+        return (v: number, path, errors) => v < limit && fail(errors, path, keyword, { comparison: '>=', limit }, `must be >= ${limit}`);
+      }
+      case 'maxLength':
+      case 'minLength': {
+        const limit = k as number;
+        const max = keyword === 'maxLength';
+        const message = `must NOT have ${max ? 'more' : 'fewer'} than ${limit} characters`;
+        return (v: string, path, errors) => {
           // Characters are code points, as Ajv counts them.
-          const n = [...(v as string)].length;
-          const max = keyword === 'maxLength';
-          if (max ? n > (k as number) : n < (k as number)) fail(keyword, { limit: k }, `must NOT have ${max ? 'more' : 'fewer'} than ${String(k)} characters`);
-          return;
-        }
-        case 'pattern':
-          if (!patterns.get(k as string)!.test(v as string)) fail(keyword, { pattern: k }, `must match pattern "${String(k)}"`);
-          return;
-        case 'format':
-          if (!formats[k as string]!(v as string)) fail(keyword, { format: k }, `must match format "${String(k)}"`);
-          return;
-        case 'minItems':
-          if ((v as unknown[]).length < (k as number)) fail(keyword, { limit: k }, `must NOT have fewer than ${String(k)} items`);
-          return;
-        case 'uniqueItems':
-          if (k) uniqueItems(v as unknown[]);
-          return;
-        case 'items':
-          (v as unknown[]).forEach((item, i) => check(k as Schema, item, `${path}/${i}`, errors));
-          return;
-        case 'required':
-          for (const p of k as string[]) if (!hasOwn(v as object, p)) fail(keyword, { missingProperty: p }, `must have required property '${p}'`);
-          return;
-        case 'additionalProperties': {
-          const known = (s.properties ?? {}) as Schema;
-          for (const p of Object.keys(v as object)) if (!hasOwn(known, p)) fail(keyword, { additionalProperty: p }, 'must NOT have additional properties');
-          return;
-        }
-        case 'properties':
-          for (const [p, sub] of Object.entries(k as Schema)) if (hasOwn(v as object, p)) check(sub as Schema, (v as Schema)[p], `${path}/${escapePointer(p)}`, errors);
-          return;
-        case 'dependentRequired':
-          for (const [p, deps] of Object.entries(k as Record<string, string[]>)) {
-            if (!deps.length || !hasOwn(v as object, p)) continue;
+          const n = SURROGATE.test(v) ? [...v].length : v.length;
+          if (max ? n > limit : n < limit) fail(errors, path, keyword, { limit }, message);
+        };
+      }
+      case 'pattern': {
+        const regex = patterns.get(k as string)!;
+        return (v: string, path, errors) => regex.test(v) || fail(errors, path, keyword, { pattern: k }, `must match pattern "${String(k)}"`);
+      }
+      case 'format': {
+        const test = formats[k as string]!;
+        return (v: string, path, errors) => test(v) || fail(errors, path, keyword, { format: k }, `must match format "${String(k)}"`);
+      }
+      case 'minItems': {
+        const limit = k as number;
+        return (v: unknown[], path, errors) => v.length < limit && fail(errors, path, keyword, { limit }, `must NOT have fewer than ${limit} items`);
+      }
+      case 'uniqueItems':
+        return k ? uniqueItems((s.items as Schema | undefined)?.type as string | undefined) : () => undefined;
+      case 'items': {
+        const each = plan(k as Schema);
+        return (v: unknown[], path, errors) => v.forEach((item, i) => each(item, `${path}/${i}`, errors));
+      }
+      case 'required': {
+        const names = k as string[];
+        return (v: object, path, errors) => {
+          for (const p of names) if (!hasOwn(v, p)) fail(errors, path, keyword, { missingProperty: p }, `must have required property '${p}'`);
+        };
+      }
+      case 'additionalProperties': {
+        const allowed = (s.properties ?? {}) as Schema;
+        return (v: object, path, errors) => {
+          for (const p of Object.keys(v)) if (!hasOwn(allowed, p)) fail(errors, path, keyword, { additionalProperty: p }, 'must NOT have additional properties');
+        };
+      }
+      case 'properties': {
+        const each = Object.entries(k as Schema).map(([p, sub]) => [p, `/${escapePointer(p)}`, plan(sub as Schema)] as const);
+        return (v: Schema, path, errors) => {
+          for (const [p, at, check] of each) if (hasOwn(v, p)) check(v[p], path + at, errors);
+        };
+      }
+      default: {
+        // dependentRequired
+        const rules = Object.entries(k as Record<string, string[]>).filter(([, deps]) => deps.length > 0);
+        return (v: object, path, errors) => {
+          for (const [p, deps] of rules) {
+            if (!hasOwn(v, p)) continue;
             const words = `must have ${deps.length === 1 ? 'property' : 'properties'} ${deps.join(', ')} when property ${p} is present`;
-            for (const d of deps) if (!hasOwn(v as object, d)) fail(keyword, { property: p, missingProperty: d, depsCount: deps.length, deps: deps.join(', ') }, words);
+            for (const d of deps) if (!hasOwn(v, d)) fail(errors, path, keyword, { property: p, missingProperty: d, depsCount: deps.length, deps: deps.join(', ') }, words);
           }
-          return;
+        };
       }
     }
+  }
 
-    // Ajv's walk: from the end, comparing scalars of the items' type by value (`i` the earlier item, `j` the later),
-    // anything else deeply (`i` the later item, `j` the earlier); only the first repeat is reported.
-    function uniqueItems(items: unknown[]): void {
-      const itemType = (s.items as Schema | undefined)?.type as string | undefined;
-      const scalar = itemType !== undefined && itemType !== 'object' && itemType !== 'array';
-      const report = (i: number, j: number): void => fail('uniqueItems', { i, j }, `must NOT have duplicate items (items ## ${j} and ${i} are identical)`);
+  // Ajv's walk: from the end, comparing scalars of the items' type by value (`i` the earlier item, `j` the later),
+  // anything else deeply (`i` the later item, `j` the earlier); only the first repeat is reported.
+  function uniqueItems(itemType: string | undefined): Step {
+    const scalar = itemType !== undefined && itemType !== 'object' && itemType !== 'array';
+    return (items: unknown[], path, errors) => {
+      const report = (i: number, j: number): void => fail(errors, path, 'uniqueItems', { i, j }, `must NOT have duplicate items (items ## ${j} and ${i} are identical)`);
       for (let i = items.length; i-- > 0; ) {
         if (!scalar) {
           for (let j = i; j-- > 0; ) if (equal(items[i], items[j])) return report(i, j);
@@ -171,12 +210,13 @@ export function schemaValidator(schema: object, formats: Readonly<Record<string,
           for (let j = i + 1; j < items.length; j++) if (items[j] === items[i]) return report(i, j);
         }
       }
-    }
+    };
   }
 
+  const check = plan(root);
   return (value) => {
     const errors: Errors = [];
-    check(root, value, '', errors);
+    check(value, '', errors);
     return errors;
   };
 }
