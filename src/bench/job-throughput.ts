@@ -30,6 +30,8 @@ export interface ThroughputOptions {
   /** Default `card`, the fastest built-in model. */
   model?: string;
   log?: (line: string) => void;
+  /** Makes an empty database on a Postgres server that is running already and returns its URL; without it, the bench starts a Postgres of its own. */
+  createDatabase?: (name: string) => Promise<string>;
 }
 
 /** Runs every configuration in turn and returns the figures. */
@@ -41,21 +43,22 @@ export async function measureJobThroughput(options: ThroughputOptions = {}): Pro
   const image = new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: '#8a5' } }).png().toBuffer());
   const work = await mkdtemp(join(tmpdir(), 'aso-bench-jobs-'));
   await chmod(work, 0o755);
-  const postgres = await startEmbeddedPostgres({ dataDir: join(work, 'pg'), database: 'postgres' });
+  const postgres = options.createDatabase ? undefined : await startEmbeddedPostgres({ dataDir: join(work, 'pg'), database: 'postgres' });
+  const createDatabase = options.createDatabase ?? ((name: string) => postgres!.createDatabase(name));
   const runs: ThroughputRun[] = [];
   try {
     let n = 0;
     for (const backend of ['files', 'postgres'] as const) {
       for (const workers of workerCounts) {
         const dataDir = join(work, `data-${++n}`);
-        const databaseUrl = backend === 'postgres' ? await postgres.createDatabase(`bench_${n}`) : undefined;
+        const databaseUrl = backend === 'postgres' ? await createDatabase(`bench_${n}`) : undefined;
         const run = await measureOne({ backend, workers, jobs, model, image, dataDir, databaseUrl });
         log(`${backend}, ${workers} worker${workers > 1 ? 's' : ''}: ${jobs} jobs in ${run.seconds.toFixed(2)} s, ${run.jobsPerSecond.toFixed(1)} jobs/s`);
         runs.push(run);
       }
     }
   } finally {
-    await postgres.stop();
+    await postgres?.stop();
     await rm(work, { recursive: true, force: true });
   }
   return runs;

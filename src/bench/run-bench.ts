@@ -38,6 +38,8 @@ export interface BenchOptions {
   logEntries?: number;
   /** Measure a production install of the project (`npm ci --omit=dev`, about a minute); default true. */
   productionInstall?: boolean;
+  /** Build an empty registry first, so that the page renderer and the build's bundle are made before the timed runs; default true. */
+  warmUp?: boolean;
 }
 
 /** The figures for one registry size. */
@@ -162,7 +164,7 @@ async function check(registry: string): Promise<ProcessRun> {
 }
 
 /** Measures one registry size in `dir`. */
-async function benchSize(dir: string, versions: number, log: (line: string) => void): Promise<SizeResult> {
+async function benchSize(dir: string, versions: number, log: (line: string) => void, warmUp: boolean): Promise<SizeResult> {
   const registry = join(dir, 'registry');
   const cache = join(dir, 'cache');
   const outDir = join(dir, 'dist');
@@ -175,7 +177,7 @@ async function benchSize(dir: string, versions: number, log: (line: string) => v
   log(`${versions} versions: npm run check ${seconds(checked.ms)}${stolen(checked.steal)}`);
   // The build's page renderer and the bundle of its own code depend on the code, not the registry: both are made
   // before the timed runs.
-  await warmRenderer(dir);
+  if (warmUp) await warmRenderer(dir);
   const full = await runBuild(registry, cache, outDir);
   log(`${versions} versions: full build ${seconds(full.ms)}${stolen(full.steal)}, peak RSS ${megabytes(full.peakRssBytes)}; ${formatPhases(full.phases)}`);
   // What the floor's measures leave is removed only after the last timed run: on ext4, creating files soon after many
@@ -318,7 +320,7 @@ export async function runBench(opts: BenchOptions = {}): Promise<BenchResults> {
     for (const size of sizes) {
       const dir = join(work, `registry-${size}`);
       await mkdir(dir, { recursive: true });
-      results.push(await benchSize(dir, size, log));
+      results.push(await benchSize(dir, size, log, opts.warmUp ?? true));
       if (!opts.keep) await rm(dir, { recursive: true, force: true });
     }
     const hashing = await measureHashThroughput(work, opts.hashBytes ?? 512 * 1024 * 1024);

@@ -5,13 +5,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../scripts/check.ts';
 import { createRepo, GIT_ENV, photoPng, REGISTRY_URL, snapshot, type TestRepo } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+/** tsx's loader, as `tsx scripts/submit.ts` runs the script, without the tsx command's own parent process. */
+const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const SCRIPT = join(ROOT, 'scripts', 'submit.ts');
 
 let repo: TestRepo;
@@ -34,7 +35,7 @@ function submitCli(...args: string[]): Promise<{ code: number | null; stdout: st
   delete env.ASO_API_KEY;
   delete env.ASO_REGISTRY_DIR;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, SCRIPT, ...args], { cwd: repo.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, SCRIPT, ...args], { cwd: repo.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

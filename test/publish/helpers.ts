@@ -9,11 +9,12 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { MODEL_CATALOG, startJobService, type JobService, type JobServiceOptions } from '../../src/jobs/service/index.ts';
 import { submit, type SubmitIo, type SubmitOptions, type SubmitResult } from '../../src/publish/submit.ts';
+import { DEFAULT_REGISTRY_URL } from '../../src/registry/registry-url.ts';
 
 const run = promisify(execFile);
 
-/** The registry URL the tests publish under. */
-export const REGISTRY_URL = 'https://registry.test';
+/** The registry URL the tests publish under: the sample site's, so that a site built here reuses its page renderer (one per URL). */
+export const REGISTRY_URL = DEFAULT_REGISTRY_URL;
 
 /** Git settings that work on any machine, whatever its global configuration. */
 export const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };

@@ -83,13 +83,13 @@ export async function pngFile(id = 'reference'): Promise<FileSpec> {
 }
 
 /** The representation a manifest declares for a file. */
-function declare(id: string, version: string, f: FileSpec): Representation {
+function declare(registryUrl: string, id: string, version: string, f: FileSpec): Representation {
   return {
     id: f.id,
     type: f.type,
     format: f.format,
     mediaType: f.mediaType,
-    url: representationUrl(REGISTRY_URL, id, version, f.id, f.format),
+    url: representationUrl(registryUrl, id, version, f.id, f.format),
     byteLength: f.bytes.length,
     hash: sri(f.bytes),
   };
@@ -121,8 +121,8 @@ export interface VersionSpec {
   editPublication?: (p: PublicationRecord) => void;
 }
 
-/** Creates an empty registry (objects/ only) in a fresh temp folder. */
-export async function createFixture(): Promise<Fixture> {
+/** Creates an empty registry (objects/ only) in a fresh temp folder, whose versions are published under `registryUrl`. */
+export async function createFixture(registryUrl = REGISTRY_URL): Promise<Fixture> {
   const repo = await mkdtemp(join(tmpdir(), 'aso-registry-test-'));
   const root = join(repo, 'registry');
   await mkdir(join(root, 'objects'), { recursive: true });
@@ -151,8 +151,8 @@ export async function createFixture(): Promise<Fixture> {
         createdAt: spec.createdAt ?? '2025-01-01T00:00:00Z',
         license: 'CC0-1.0',
         provenance: { source: 'test' },
-        representations: files.map((f) => declare(spec.id, spec.version, f)),
-        ...(spec.preview ? { preview: declare(spec.id, spec.version, spec.preview) } : {}),
+        representations: files.map((f) => declare(registryUrl, spec.id, spec.version, f)),
+        ...(spec.preview ? { preview: declare(registryUrl, spec.id, spec.version, spec.preview) } : {}),
       };
       spec.edit?.(manifest);
       const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
