@@ -1,41 +1,25 @@
 /** The record page of the built sample site in Chromium: viewer first, the summary beside it, provenance, snippets, and a badge that says only what the browser confirmed. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '@aso-registry/core/documents/format-bytes';
 import { formatDate } from '@aso-registry/core/documents/format-date';
 import { recordSnippets } from '@aso-registry/core/documents/record-snippets';
 import { sriToHex } from '@aso-registry/core/format/sri';
-import { launchBrowser } from '../support/browser.ts';
 import { inFirstScreen, layoutShift, recordLayoutShift, SCREENS, seriousAxeViolations, sidewaysOverflow } from '../support/page-quality.ts';
-import { siteDir } from '../support/site.ts';
-import { serveStatic, type StaticServer } from '../support/static-server.ts';
-import { servedPath, shownRepresentation, siteVersions, type SiteVersion } from '../viewer/support/site-versions.ts';
+import { servedPath, shownRepresentation, type SiteVersion } from '../viewer/support/site-versions.ts';
+import { sampleSiteSession } from '../viewer/support/sample-site-session.ts';
 
 const ORIGIN = 'https://registry.example.org';
 /** The sample pages the issue names: a mesh, its prerelease, a correction, a point cloud and an image. */
 const SAMPLES = ['oak-chair@1.1.0', 'oak-chair@2.0.0-beta.1', 'brass-lantern@1.0.1', 'granite-boulder@1.0.0', 'field-photo@1.0.0'];
 
-let dist: string;
-let server: StaticServer;
-let browser: Browser;
-let versions: SiteVersion[];
 
-beforeAll(async () => {
-  dist = siteDir();
-  versions = await siteVersions(dist);
-  server = await serveStatic(dist);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = sampleSiteSession();
 
 const version = (key: string): SiteVersion => {
-  const found = versions.find((v) => `${v.manifest.id}@${v.manifest.version}` === key);
+  const found = site.versions.find((v) => `${v.manifest.id}@${v.manifest.version}` === key);
   if (!found) throw new Error(`the sample site has no ${key}`);
   return found;
 };
@@ -54,7 +38,7 @@ async function settled(page: Page): Promise<void> {
 async function open(context: BrowserContext, v: SiteVersion): Promise<Page> {
   const page = await context.newPage();
   await recordLayoutShift(page);
-  await page.goto(`${server.origin}${v.pagePath}`);
+  await page.goto(`${site.server.origin}${v.pagePath}`);
   return page;
 }
 
@@ -99,7 +83,7 @@ describe('a mesh version on a phone screen', () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await browser.newContext({ viewport: SCREENS.phone });
+    context = await site.browser.newContext({ viewport: SCREENS.phone });
     page = await open(context, version('oak-chair@1.1.0'));
     await settled(page);
   }, 90_000);
@@ -113,7 +97,7 @@ describe('a mesh version on a desktop screen', () => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await browser.newContext({ viewport: SCREENS.desktop, permissions: ['clipboard-read', 'clipboard-write'] });
+    context = await site.browser.newContext({ viewport: SCREENS.desktop, permissions: ['clipboard-read', 'clipboard-write'] });
     page = await open(context, v());
     await settled(page);
   }, 90_000);
@@ -122,7 +106,7 @@ describe('a mesh version on a desktop screen', () => {
   firstScreenChecks('desktop', () => page);
 
   it('has a badge that says Checking… in the page as built, and Verified once the viewer matched the SHA-256 and the log check passed', async () => {
-    const html = await readFile(join(dist, v().pagePath, 'index.html'), 'utf8');
+    const html = await readFile(join(site.dist, v().pagePath, 'index.html'), 'utf8');
     expect(html).toMatch(/data-verification-state="checking"[\s\S]*?class="verification-label"[^>]*>Checking…</);
     expect(await badge(page)).toEqual({ state: 'verified', label: expect.stringMatching(/^Verified: SHA-256 matches, in the log/) });
     expect(await page.locator('[data-viewer]').getAttribute('data-viewer-state')).toBe('loaded');
@@ -163,13 +147,13 @@ describe('a mesh version on a desktop screen', () => {
 describe('at 360 px', () => {
   let context: BrowserContext;
   beforeAll(async () => {
-    context = await browser.newContext({ viewport: SCREENS.narrow });
+    context = await site.browser.newContext({ viewport: SCREENS.narrow });
   });
   afterAll(() => context?.close());
 
   it.each(SAMPLES)('%s does not scroll sideways, with everything folded opened', async (key) => {
     const page = await context.newPage();
-    await page.goto(`${server.origin}${version(key).pagePath}`, { waitUntil: 'load' });
+    await page.goto(`${site.server.origin}${version(key).pagePath}`, { waitUntil: 'load' });
     await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
     expect(await sidewaysOverflow(page)).toBe(0);
     await page.close();
@@ -179,7 +163,7 @@ describe('at 360 px', () => {
 describe('the summary beside the viewer', () => {
   let context: BrowserContext;
   beforeAll(async () => {
-    context = await browser.newContext({ viewport: SCREENS.desktop });
+    context = await site.browser.newContext({ viewport: SCREENS.desktop });
   });
   afterAll(() => context?.close());
 
@@ -219,8 +203,8 @@ describe('the summary beside the viewer', () => {
 
   it('writes dates for people inside <time datetime>, and the publisher', async () => {
     const v = version('granite-boulder@1.0.0');
-    const html = await readFile(join(dist, v.pagePath, 'index.html'), 'utf8');
-    const publication = JSON.parse(await readFile(join(dist, 'api/v1/objects/granite-boulder/versions/1.0.0.json'), 'utf8')).publication;
+    const html = await readFile(join(site.dist, v.pagePath, 'index.html'), 'utf8');
+    const publication = JSON.parse(await readFile(join(site.dist, 'api/v1/objects/granite-boulder/versions/1.0.0.json'), 'utf8')).publication;
     const page = await open(context, v);
     const meta = await page.locator('.record-meta').evaluate((dl) => ({
       text: (dl as HTMLElement).innerText.replace(/\s+/g, ' '),
@@ -240,7 +224,7 @@ describe('the summary beside the viewer', () => {
   it('gives the facts of the mesh the viewer shows, and a dash for what a point cloud does not have', async () => {
     const v = version('oak-chair@1.1.0');
     const rep = shownRepresentation(v);
-    const agent = JSON.parse(await readFile(join(dist, v.pagePath, 'agent.json'), 'utf8'));
+    const agent = JSON.parse(await readFile(join(site.dist, v.pagePath, 'agent.json'), 'utf8'));
     const inventory = agent.representations.find((r: { id: string }) => r.id === rep.id).gltf;
     const facts = async (p: Page) => p.locator('[data-fact]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-fact'), e.querySelector('dd')!.textContent])));
     const page = await open(context, v);
@@ -260,7 +244,7 @@ describe('the summary beside the viewer', () => {
 describe('provenance', () => {
   it('shows the prompt and the reference image, drawn from the site', async () => {
     const v = version('brass-lantern@1.0.1');
-    const context = await browser.newContext({ viewport: SCREENS.phone });
+    const context = await site.browser.newContext({ viewport: SCREENS.phone });
     try {
       const page = await open(context, v);
       const prompt = (v.manifest.provenance.prompt as { source: string }).source;
@@ -272,15 +256,15 @@ describe('provenance', () => {
         return el !== null && el.complete && el.naturalWidth > 0;
       });
       const reference = v.manifest.representations.find((r) => r.id === 'reference')!;
-      expect(new URL((await img.getAttribute('src'))!, server.origin).pathname).toBe(servedPath(reference));
+      expect(new URL((await img.getAttribute('src'))!, site.server.origin).pathname).toBe(servedPath(reference));
     } finally {
       await context.close();
     }
   });
 
   it('links a correction to the version it corrects, and the corrected version to its correction', async () => {
-    const corrected = await readFile(join(dist, 'objects/brass-lantern/versions/1.0.0/index.html'), 'utf8');
-    const correction = await readFile(join(dist, 'objects/brass-lantern/versions/1.0.1/index.html'), 'utf8');
+    const corrected = await readFile(join(site.dist, 'objects/brass-lantern/versions/1.0.0/index.html'), 'utf8');
+    const correction = await readFile(join(site.dist, 'objects/brass-lantern/versions/1.0.1/index.html'), 'utf8');
     expect(correction).toMatch(/data-corrects="brass-lantern@1\.0\.0"[^>]*>[\s\S]*?<a href="\/objects\/brass-lantern\/versions\/1\.0\.0\/"[^>]*>brass-lantern 1\.0\.0<\/a>/);
     expect(corrected).toMatch(/data-corrected-by="brass-lantern@1\.0\.1"[^>]*>[\s\S]*?<a href="\/objects\/brass-lantern\/versions\/1\.0\.1\/"[^>]*>brass-lantern 1\.0\.1<\/a>/);
     expect(corrected).not.toContain('data-corrects=');
@@ -291,27 +275,27 @@ describe('provenance', () => {
 describe('the verification badge', () => {
   let context: BrowserContext;
   beforeAll(async () => {
-    context = await browser.newContext({ viewport: SCREENS.desktop });
+    context = await site.browser.newContext({ viewport: SCREENS.desktop });
   });
   afterAll(async () => {
-    server.setOverride(undefined);
+    site.server.setOverride(undefined);
     await context?.close();
   });
 
   it('says failed when the bytes served are not the published ones', async () => {
     const v = version('oak-chair@1.1.0');
     const rep = shownRepresentation(v);
-    const bytes = new Uint8Array(await readFile(join(dist, servedPath(rep))));
+    const bytes = new Uint8Array(await readFile(join(site.dist, servedPath(rep))));
     const at = bytes.length >> 1;
     bytes[at] = bytes[at]! ^ 0x01;
-    server.setOverride((path) => (path === servedPath(rep) ? { body: bytes } : undefined));
+    site.server.setOverride((path) => (path === servedPath(rep) ? { body: bytes } : undefined));
     try {
       const page = await open(context, v);
       await settled(page);
       expect(await badge(page)).toEqual({ state: 'failed', label: 'Failed: SHA-256 does not match' });
       await page.close();
     } finally {
-      server.setOverride(undefined);
+      site.server.setOverride(undefined);
     }
   });
 

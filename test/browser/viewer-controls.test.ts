@@ -1,30 +1,15 @@
 /** The viewer as a product viewer on the sample site: a stage that does not move while it loads, and controls that work. */
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AR_MODES } from '../../src/viewer/present-mesh.ts';
-import { launchBrowser } from '../support/browser.ts';
 import { inFirstScreen, layoutShift, recordLayoutShift, SCREENS, seriousAxeViolations, sidewaysOverflow } from '../support/page-quality.ts';
-import { siteDir } from '../support/site.ts';
-import { serveStatic, type StaticServer } from '../support/static-server.ts';
-import { pickVersion, servedPath, shownRepresentation, siteVersions, type SiteVersion } from '../viewer/support/site-versions.ts';
+import { pickVersion, servedPath, shownRepresentation, type SiteVersion } from '../viewer/support/site-versions.ts';
+import { sampleSiteSession } from '../viewer/support/sample-site-session.ts';
 import { MESH_WAIT_MS, viewerOutcome } from '../viewer/support/viewer-page.ts';
 
-let server: StaticServer;
-let browser: Browser;
-let versions: SiteVersion[];
 
-beforeAll(async () => {
-  const dist = siteDir();
-  versions = await siteVersions(dist);
-  server = await serveStatic(dist);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = sampleSiteSession();
 
 /** Waits until model-viewer draws the model rather than nothing. */
 const modelVisible = (page: Page) =>
@@ -74,10 +59,10 @@ describe('the controls of a 3D view', () => {
   const tool = (name: string) => page.locator('[data-viewer] .viewer-bar').getByRole('button', { name, exact: true });
 
   beforeAll(async () => {
-    v = pickVersion(versions, 'mesh');
-    context = await browser.newContext({ viewport: SCREENS.desktop });
+    v = pickVersion(site.versions, 'mesh');
+    context = await site.browser.newContext({ viewport: SCREENS.desktop });
     page = await context.newPage();
-    await page.goto(`${server.origin}${v.pagePath}`);
+    await page.goto(`${site.server.origin}${v.pagePath}`);
     expect((await viewerOutcome(page, MESH_WAIT_MS)).state).toBe('loaded');
     await modelVisible(page);
     mv = page.locator('[data-viewer] .viewer-stage model-viewer');
@@ -189,8 +174,8 @@ describe('the stage while it loads', () => {
   for (const [screen, viewport] of [['desktop', SCREENS.desktop], ['phone', SCREENS.phone]] as const) {
     for (const kind of ['mesh', 'image-only'] as const) {
       it(`keeps its box from the first paint on a ${screen} for a ${kind} version: layout shift <= 0.05, in the first screen`, async () => {
-        const v = pickVersion(versions, kind);
-        const context = await browser.newContext({ viewport });
+        const v = pickVersion(site.versions, kind);
+        const context = await site.browser.newContext({ viewport });
         const page = await context.newPage();
         try {
           await recordLayoutShift(page);
@@ -201,7 +186,7 @@ describe('the stage while it loads', () => {
               (window as unknown as { firstBox: number[] }).firstBox = [box.x, box.y, box.width, box.height];
             });
           });
-          await page.goto(`${server.origin}${v.pagePath}`);
+          await page.goto(`${site.server.origin}${v.pagePath}`);
           expect((await viewerOutcome(page, MESH_WAIT_MS)).state).toBe('loaded');
           if (kind === 'mesh') await modelVisible(page);
           const box = await page.locator('[data-viewer] .viewer-box').evaluate((el) => {
@@ -221,11 +206,11 @@ describe('the stage while it loads', () => {
   }
 
   it('fills its container’s height with `fill`, and keeps 4:3 without', async () => {
-    const v = pickVersion(versions, 'image-only');
-    const context = await browser.newContext({ viewport: SCREENS.desktop });
+    const v = pickVersion(site.versions, 'image-only');
+    const context = await site.browser.newContext({ viewport: SCREENS.desktop });
     const page = await context.newPage();
     try {
-      await page.goto(`${server.origin}${v.pagePath}`);
+      await page.goto(`${site.server.origin}${v.pagePath}`);
       const size = (fill: boolean) =>
         page.evaluate((fill) => {
           const root = document.querySelector<HTMLElement>('[data-viewer]')!;
@@ -251,9 +236,9 @@ describe('the stage while it loads', () => {
 
 describe('a record page before the viewer asks for the model', () => {
   it('has loaded at most 20 KB of JavaScript; model-viewer comes after', async () => {
-    const v = pickVersion(versions, 'mesh');
+    const v = pickVersion(site.versions, 'mesh');
     const rep = shownRepresentation(v);
-    const context = await browser.newContext({ viewport: SCREENS.desktop });
+    const context = await site.browser.newContext({ viewport: SCREENS.desktop });
     const page = await context.newPage();
     const scripts: string[] = [];
     let before: string[] | undefined;
@@ -262,7 +247,7 @@ describe('a record page before the viewer asks for the model', () => {
       if (!before && new URL(r.url()).pathname === servedPath(rep)) before = [...scripts];
     });
     try {
-      await page.goto(`${server.origin}${v.pagePath}`);
+      await page.goto(`${site.server.origin}${v.pagePath}`);
       expect((await viewerOutcome(page, MESH_WAIT_MS)).state).toBe('loaded');
       if (!before) throw new Error('the viewer never requested the representation');
       expect(before.filter((u) => /model-viewer|mesh-controls|validate-worker/.test(u))).toEqual([]);
@@ -277,14 +262,14 @@ describe('a record page before the viewer asks for the model', () => {
 
 describe('startViewers', () => {
   it('starts a viewer added after the first call, and only that one', async () => {
-    const v = pickVersion(versions, 'image-only');
+    const v = pickVersion(site.versions, 'image-only');
     const rep = shownRepresentation(v);
-    const context = await browser.newContext({ viewport: SCREENS.desktop });
+    const context = await site.browser.newContext({ viewport: SCREENS.desktop });
     const page = await context.newPage();
     const downloads: string[] = [];
     page.on('request', (r) => r.resourceType() === 'fetch' && new URL(r.url()).pathname === servedPath(rep) && downloads.push(r.url()));
     try {
-      await page.goto(`${server.origin}${v.pagePath}`);
+      await page.goto(`${site.server.origin}${v.pagePath}`);
       expect((await viewerOutcome(page)).state).toBe('loaded');
       expect(downloads).toHaveLength(1);
       await page.evaluate(async () => {

@@ -2,38 +2,23 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '@aso-registry/core/documents/format-bytes';
 import { noCompatibleText, pickPresentable } from '@aso-registry/core/format/compatibility';
 import type { Representation } from '@aso-registry/core/format/types';
 import { pickRepresentation } from '../../src/viewer/viewer-config.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { siteDir } from '../support/site.ts';
-import { serveStatic, type StaticServer } from '../support/static-server.ts';
-import { pickVersion, servedPath, shownRepresentation, siteVersions, type SiteVersion } from '../viewer/support/site-versions.ts';
+import { pickVersion, servedPath, shownRepresentation, type SiteVersion } from '../viewer/support/site-versions.ts';
+import { sampleSiteSession } from '../viewer/support/sample-site-session.ts';
 import { MESH_WAIT_MS, recordViewerStates, transitions, viewerOutcome } from '../viewer/support/viewer-page.ts';
 
-let server: StaticServer;
-let browser: Browser;
-let versions: SiteVersion[];
 
-beforeAll(async () => {
-  const dist = siteDir();
-  versions = await siteVersions(dist);
-  server = await serveStatic(dist);
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = sampleSiteSession();
 
 /** A fresh browser context on a version's record page, recording the viewer's states and every request. */
 async function openVersion(v: SiteVersion) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const requests: string[] = [];
   // The viewer downloads with fetch(); a poster or a thumbnail is an image load of its own and does not count.
@@ -43,7 +28,7 @@ async function openVersion(v: SiteVersion) {
     if (r.resourceType() === 'fetch') downloads.push(r.url());
   });
   await recordViewerStates(page);
-  await page.goto(`${server.origin}${v.pagePath}`);
+  await page.goto(`${site.server.origin}${v.pagePath}`);
   /** The viewer's downloads of `path`. */
   const requestsTo = (path: string) => downloads.filter((u) => new URL(u).pathname === path);
   return { context, page, requests, requestsTo };
@@ -57,7 +42,7 @@ describe('a mesh version', () => {
   let page: Page;
 
   beforeAll(async () => {
-    v = pickVersion(versions, 'mesh');
+    v = pickVersion(site.versions, 'mesh');
     rep = shownRepresentation(v);
     session = await openVersion(v);
     page = session.page;
@@ -93,7 +78,7 @@ describe('a mesh version', () => {
     expect(requests.filter((u) => u.startsWith(new URL(rep.url).origin))).toEqual([]);
     const scripts = requests.filter((u) => u.endsWith('.js'));
     expect(scripts.length).toBeGreaterThan(2);
-    for (const u of scripts) expect(u.startsWith(`${server.origin}/_astro/`), u).toBe(true);
+    for (const u of scripts) expect(u.startsWith(`${site.server.origin}/_astro/`), u).toBe(true);
   }, MESH_WAIT_MS + 30_000);
 
   it('draws the model: once the poster is gone, the canvas differs from the background', async () => {
@@ -137,14 +122,14 @@ describe('a mesh version', () => {
 
 describe('the preview row', () => {
   it('inspects the preview when the page describes it to the viewer, interrupting the first inspection', async () => {
-    const v = versions.find((x) => x.manifest.preview && pickPresentable([x.manifest.preview]));
+    const v = site.versions.find((x) => x.manifest.preview && pickPresentable([x.manifest.preview]));
     if (!v?.manifest.preview) throw new Error('the sample site has no version with a presentable preview');
     const preview = v.manifest.preview;
-    const html = await readFile(join(siteDir(), v.pagePath, 'index.html'), 'utf8');
+    const html = await readFile(join(site.dist, v.pagePath, 'index.html'), 'utf8');
     const described = html.includes(`"preview":{"id":${JSON.stringify(preview.id)}`)
       ? html
       : html.replace('class="viewer-config">{', `class="viewer-config">{"preview":${JSON.stringify(pickRepresentation(preview))},`);
-    server.setOverride((pathname) => (pathname === v.pagePath ? { body: described, type: 'text/html; charset=utf-8' } : undefined));
+    site.server.setOverride((pathname) => (pathname === v.pagePath ? { body: described, type: 'text/html; charset=utf-8' } : undefined));
     const { context, page, requestsTo } = await openVersion(v);
     try {
       await page.locator(`button[data-inspect="${preview.id}"]`).click();
@@ -155,7 +140,7 @@ describe('the preview row', () => {
       expect(await page.locator('[data-viewer] .viewer-stage img').getAttribute('src')).toMatch(/^blob:/);
       expect(requestsTo(servedPath(preview))).toHaveLength(1);
     } finally {
-      server.setOverride(undefined);
+      site.server.setOverride(undefined);
       await context.close();
     }
   });
@@ -163,7 +148,7 @@ describe('the preview row', () => {
 
 describe('an image-only version', () => {
   it('reaches loaded in an <img> of the verified bytes, without loading the 3D runtime', async () => {
-    const v = pickVersion(versions, 'image-only');
+    const v = pickVersion(site.versions, 'image-only');
     const rep = shownRepresentation(v);
     const { context, page, requests, requestsTo } = await openVersion(v);
     try {
@@ -188,7 +173,7 @@ describe('an image-only version', () => {
 
 describe('a version no runtime can load', () => {
   it('says Unsupported, Preview unavailable, with the exact reports, and fetches nothing', async () => {
-    const v = pickVersion(versions, 'unsupported');
+    const v = pickVersion(site.versions, 'unsupported');
     const { context, page, requestsTo } = await openVersion(v);
     try {
       const outcome = await viewerOutcome(page);
